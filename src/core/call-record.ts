@@ -1,0 +1,35 @@
+import type { ChatRequest, ChatResult } from './chat-model.js';
+
+/** A provider error as stored: enough to report it and to decide whether to retry it. */
+export interface StoredError {
+  name: string;
+  kind?: string;
+  message: string;
+  statusCode?: number;
+}
+
+/**
+ * One model call of a trial, stored the moment it finished. A trial has one call per step
+ * (round-trip translation has two). Calls are append-only: a retried trial adds new records and
+ * the newest per (trial, step) is the one that counts.
+ */
+export interface CallRecord {
+  runId: string;
+  trialId: string;
+  /** 0-based step within the trial. */
+  step: number;
+  /** Hash of (model spec, messages, params, tools): the cache key. */
+  requestHash: string;
+  request: ChatRequest;
+  status: 'ok' | 'error';
+  result?: ChatResult;
+  error?: StoredError;
+  /** Attempts made, retries included. */
+  attempts: number;
+  latencyMs: number;
+  costUsd: number;
+  /** Answered from an earlier identical request instead of the provider. */
+  cached: boolean;
+  /** ISO time the record was written. */
+  createdAt: string;
+}

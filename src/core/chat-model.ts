@@ -1,0 +1,102 @@
+import type { JsonObject, JsonValue } from './json.js';
+
+/** One message of a chat. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Sampling parameters every wire protocol understands. Anything else goes in `providerOptions`. */
+export interface ChatParams {
+  temperature?: number;
+  /** Upper bound on generated tokens. */
+  maxTokens?: number;
+  topP?: number;
+  /** Sampling seed, passed to providers that accept one. */
+  seed?: number;
+  stop?: string[];
+  /** Vendor-only settings, passed through as given, namespaced by provider (`openai`, `anthropic`). */
+  providerOptions?: Record<string, JsonObject>;
+}
+
+/** A function the model may call; used for structured judge output (`format_mode: tool`). */
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments. */
+  parameters: JsonObject;
+}
+
+/**
+ * What a baseline needs to answer without a model: the test's prompt template fills these in,
+ * so the baselines never switch on test kinds.
+ */
+export interface BaselineHints {
+  /** The "no change" answer: the learner's sentence or the source text as given. */
+  copy?: string;
+  /** The first accepted answer, rendered in the shape the test expects. */
+  gold?: string;
+  /** Options of a closed exercise, for `baseline:random`. */
+  options?: string[];
+}
+
+/** A request to a chat model. */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  params: ChatParams;
+  tools?: ToolSpec[];
+  /** Force a call to this tool. */
+  toolChoice?: string;
+  /** Never sent over the wire; read only by baselines. */
+  hints?: BaselineHints;
+  /** Trial context for providers that answer from a store or a script (replay, script). */
+  context?: { trialId?: string; itemId?: string; repeat?: number; turn?: number; role?: string };
+}
+
+/** Token counts as the provider reported them. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A setting the provider could not honour: kept with the result, neither dropped nor thrown. */
+export interface CallWarning {
+  type: 'unsupported-setting' | 'other';
+  setting?: string;
+  message: string;
+}
+
+/** A tool call returned by the model. `arguments` is the raw JSON text the model produced. */
+export interface ToolCall {
+  name: string;
+  arguments: string;
+}
+
+/** What a chat model returned. */
+export interface ChatResult {
+  text: string;
+  toolCalls?: ToolCall[];
+  usage?: TokenUsage;
+  finishReason?: string;
+  /** The model version the server says answered (it may differ from the one asked for). */
+  responseModel?: string;
+  warnings: CallWarning[];
+  /** The raw response body, stored for audit. */
+  raw?: JsonValue;
+}
+
+/**
+ * A chat model behind one wire protocol. Implementations are factories with injected I/O
+ * (`fetch`), so tests can point them at a local server.
+ */
+export interface ChatModel {
+  readonly specVersion: 'paideia.chat-model.v1';
+  /** Protocol name: `openai`, `anthropic`, `baseline`, `replay`, ... */
+  readonly provider: string;
+  /** The model name within the provider. */
+  readonly modelId: string;
+  /** True for built-in reference systems; reports label them. */
+  readonly isBaseline: boolean;
+  /** Answer one request. Throws ProviderCallError on failure. */
+  generate(request: ChatRequest, options?: { signal?: AbortSignal }): Promise<ChatResult>;
+}

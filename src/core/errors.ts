@@ -1,0 +1,92 @@
+const marker = Symbol.for('paideia.error');
+
+/**
+ * Base of every error Paideia throws on purpose. `name` is stable (tests and the CLI switch on it),
+ * `cause` keeps the original error, and the symbol marker survives duplicate module copies.
+ */
+export class PaideiaError extends Error {
+  readonly [marker] = true;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PaideiaError';
+  }
+  static isInstance(error: unknown): error is PaideiaError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+  }
+}
+
+/** Where in a user's file a problem sits. Any part may be unknown. */
+export interface SourceLocation {
+  file?: string;
+  line?: number;
+  /** Dot-path of the field, e.g. `models.teacher.api_base` or `accepted.0`. */
+  field?: string;
+}
+
+export function formatLocation(loc: SourceLocation): string {
+  const parts: string[] = [];
+  if (loc.file) parts.push(loc.line ? `${loc.file}:${loc.line}` : loc.file);
+  else if (loc.line) parts.push(`line ${loc.line}`);
+  if (loc.field) parts.push(`field "${loc.field}"`);
+  return parts.join(', ');
+}
+
+/** One problem found in user input. A ConfigError carries every problem found, not just the first. */
+export interface ConfigIssue extends SourceLocation {
+  message: string;
+}
+
+/** Bad user input: config, item file, model spec or flag. The CLI exits 2 on it. */
+export class ConfigError extends PaideiaError {
+  readonly issues: ConfigIssue[];
+  constructor(issues: ConfigIssue[] | string, options?: { cause?: unknown }) {
+    const list = typeof issues === 'string' ? [{ message: issues }] : issues;
+    super(list.map(i => (formatLocation(i) ? `${formatLocation(i)}: ${i.message}` : i.message)).join('\n'), options);
+    this.name = 'ConfigError';
+    this.issues = list;
+  }
+}
+
+/** A call to a model provider failed. `isRetryable` decides whether the engine tries again. */
+export class ProviderCallError extends PaideiaError {
+  readonly statusCode: number | undefined;
+  readonly isRetryable: boolean;
+  /** Milliseconds the server asked us to wait (Retry-After), when it said so. */
+  readonly retryAfterMs: number | undefined;
+  /** Short machine-readable kind: `http`, `timeout`, `network`, `malformed`, `empty`, `aborted`. */
+  readonly kind: 'http' | 'timeout' | 'network' | 'malformed' | 'empty' | 'aborted';
+  readonly responseBody: string | undefined;
+  constructor(args: {
+    message: string;
+    kind: ProviderCallError['kind'];
+    statusCode?: number;
+    isRetryable: boolean;
+    retryAfterMs?: number;
+    responseBody?: string;
+    cause?: unknown;
+  }) {
+    super(args.message, { cause: args.cause });
+    this.name = 'ProviderCallError';
+    this.kind = args.kind;
+    this.statusCode = args.statusCode;
+    this.isRetryable = args.isRetryable;
+    this.retryAfterMs = args.retryAfterMs;
+    this.responseBody = args.responseBody;
+  }
+}
+
+/** A scorer, judge, learner or provider name that nothing registered. */
+export class NoSuchPluginError extends PaideiaError {
+  constructor(kind: string, name: string, known: string[]) {
+    super(`No ${kind} named "${name}". Known: ${known.sort().join(', ') || '(none)'}.`);
+    this.name = 'NoSuchPluginError';
+  }
+}
+
+/** The run stopped because the next call could have passed the cost cap. */
+export class CostCapError extends PaideiaError {
+  constructor(readonly capUsd: number, readonly spentUsd: number) {
+    super(`Cost cap of $${capUsd.toFixed(4)} reached (spent $${spentUsd.toFixed(4)}); resume with a higher --cost-cap.`);
+    this.name = 'CostCapError';
+  }
+}
