@@ -98,5 +98,12 @@ export interface ChatModel {
   /** True for built-in reference systems; reports label them. */
   readonly isBaseline: boolean;
   /** Answer one request. Throws ProviderCallError on failure. */
-  generate(request: ChatRequest, options?: { signal?: AbortSignal }): Promise<ChatResult>;
+  generate(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult>;
+}
+
+/** Per-call options that are not part of the request. */
+export interface GenerateOptions {
+  signal?: AbortSignal;
+  /** Told of every failed attempt that will be retried (retry middleware calls it). */
+  onRetry?: (info: { attempt: number; error: unknown; delayMs: number }) => void;
 }
