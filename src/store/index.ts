@@ -1,0 +1,22 @@
+import { resolve } from 'node:path';
+import { ConfigError, type Store } from '../core/index.js';
+import { createSqliteStore } from './sqlite/index.js';
+
+/** The embedded default, relative to the working folder. */
+export const DEFAULT_STORE_URL = 'sqlite:.paideia/paideia.db';
+
+/** Open (and migrate) the store a `--store` URL names. */
+export async function openStore(url: string = DEFAULT_STORE_URL): Promise<Store> {
+  let store: Store;
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    if (!path) throw new ConfigError([{ field: '--store', message: 'sqlite: needs a file path, e.g. sqlite:.paideia/paideia.db' }]);
+    store = createSqliteStore(path === ':memory:' ? path : resolve(path));
+  } else {
+    throw new ConfigError([{ field: '--store', message: `unsupported store URL "${url}"; use sqlite:<path> (e.g. ${DEFAULT_STORE_URL})` }]);
+  }
+  await store.init();
+  return store;
+}
+
+export { createSqliteStore } from './sqlite/index.js';

@@ -1,0 +1,181 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type {
+  CallRecord, ChatResult, JsonValue, RunRecord, RunStatus, Score, Store, Trial, VersionedItem,
+} from '../../core/index.js';
+import { MIGRATIONS } from './schema.js';
+
+type Row = Record<string, unknown>;
+const json = (v: unknown): string => JSON.stringify(v);
+const parse = <T>(v: unknown): T => JSON.parse(v as string) as T;
+
+/**
+ * The embedded store: one SQLite file in WAL mode. Every write is its own committed transaction
+ * (or one per batch), so a kill -9 after a promise resolves never loses it.
+ */
+export function createSqliteStore(path: string): Store {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode survives a process kill; only an OS crash could drop the last commits.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 10000');
+
+  let statements: ReturnType<typeof prepare> | undefined;
+  const st = () => (statements ??= prepare(db));
+
+  return {
+    specVersion: 'paideia.store.v1',
+    url: `sqlite:${path}`,
+    async init() {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      for (let i = version; i < MIGRATIONS.length; i++) {
+        db.transaction(() => {
+          db.exec(MIGRATIONS[i]!);
+          db.pragma(`user_version = ${i + 1}`);
+        })();
+      }
+      st();
+    },
+    async close() {
+      db.close();
+    },
+    async openRun(run) {
+      st().insertRun.run(runRow(run));
+      return toRun(st().getRun.get(run.id) as Row);
+    },
+    async getRun(id) {
+      const row = st().getRun.get(id) as Row | undefined;
+      return row ? toRun(row) : undefined;
+    },
+    async listRuns() {
+      return (st().listRuns.all() as Row[]).map(toRun);
+    },
+    async setRunStatus(id: string, status: RunStatus, note?: string) {
+      st().setStatus.run(status, new Date().toISOString(), note ?? null, id);
+    },
+    async saveItems(items: VersionedItem[]) {
+      db.transaction(() => {
+        for (const v of items) st().insertItem.run(v.hash, v.item.id, v.item.test, json(v.item));
+      })();
+    },
+    async listRunItems(runId) {
+      return (st().runItems.all(runId) as Row[]).map(r => ({
+        item: parse(r.body),
+        hash: r.hash as string,
+        ...(r.file ? { file: r.file as string } : {}),
+        ...(r.line ? { line: r.line as number } : {}),
+      }));
+    },
+    async saveTrials(trials: Trial[]) {
+      db.transaction(() => {
+        for (const t of trials) {
+          st().insertTrial.run(t.runId, t.id, t.index, t.itemId, t.itemHash, t.test, t.modelAlias, t.modelSpec, t.promptVersion, t.repeat, t.seed);
+          st().insertRunItem.run(t.runId, t.itemHash);
+        }
+      })();
+    },
+    async listTrials(runId) {
+      return (st().trials.all(runId) as Row[]).map(r => ({
+        id: r.id as string, runId: r.run_id as string, index: r.idx as number, itemId: r.item_id as string,
+        itemHash: r.item_hash as string, test: r.test as string, modelAlias: r.model_alias as string,
+        modelSpec: r.model_spec as string, promptVersion: r.prompt_version as string,
+        repeat: r.repeat as number, seed: r.seed as number,
+      }));
+    },
+    async saveCall(c: CallRecord) {
+      st().insertCall.run(
+        c.runId, c.trialId, c.step, c.requestHash, json(c.request), c.status,
+        c.result ? json(c.result) : null, c.error ? json(c.error) : null,
+        c.attempts, c.latencyMs, c.costUsd, c.cached ? 1 : 0, c.createdAt,
+      );
+    },
+    async listCalls(runId) {
+      return (st().calls.all(runId) as Row[]).map(toCall);
+    },
+    async findCachedResult(requestHash) {
+      const row = st().cached.get(requestHash) as Row | undefined;
+      return row ? parse<ChatResult>(row.result) : undefined;
+    },
+    async saveScores(scores: Score[]) {
+      db.transaction(() => {
+        for (const s of scores) {
+          st().insertScore.run(
+            s.runId, s.trialId, s.scorer.name, s.scorer.version, json(s.scorer.args),
+            s.value, s.reason ?? null, s.details ? json(s.details) : null,
+          );
+        }
+      })();
+    },
+    async listScores(runId) {
+      return (st().scores.all(runId) as Row[]).map(r => ({
+        runId: r.run_id as string, trialId: r.trial_id as string,
+        scorer: { name: r.scorer_name as string, version: r.scorer_version as string, args: parse(r.scorer_args) },
+        value: r.value as number | null,
+        ...(r.reason != null ? { reason: r.reason as string } : {}),
+        ...(r.details != null ? { details: parse(r.details) } : {}),
+      }));
+    },
+    async putArtifact(runId, kind, key, value: JsonValue) {
+      st().putArtifact.run(runId, kind, key, json(value));
+    },
+    async listArtifacts(runId, kind) {
+      return (st().artifacts.all(runId, kind) as Row[]).map(r => ({ key: r.key as string, value: parse(r.value) }));
+    },
+  };
+}
+
+function prepare(db: Database.Database) {
+  return {
+    insertRun: db.prepare(`INSERT INTO runs (id, created_at, updated_at, status, config, prices, paideia_version, note)
+      VALUES (@id, @created_at, @updated_at, @status, @config, @prices, @paideia_version, @note) ON CONFLICT (id) DO NOTHING`),
+    getRun: db.prepare('SELECT * FROM runs WHERE id = ?'),
+    listRuns: db.prepare('SELECT * FROM runs ORDER BY created_at, id'),
+    setStatus: db.prepare('UPDATE runs SET status = ?, updated_at = ?, note = ? WHERE id = ?'),
+    insertItem: db.prepare('INSERT INTO items (hash, id, test, body) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING'),
+    insertRunItem: db.prepare('INSERT INTO run_items (run_id, item_hash) VALUES (?, ?) ON CONFLICT DO NOTHING'),
+    runItems: db.prepare(`SELECT i.hash, i.body, ri.file, ri.line FROM run_items ri JOIN items i ON i.hash = ri.item_hash
+      WHERE ri.run_id = ? ORDER BY i.id, i.hash`),
+    insertTrial: db.prepare(`INSERT INTO trials (run_id, id, idx, item_id, item_hash, test, model_alias, model_spec, prompt_version, repeat, seed)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+    trials: db.prepare('SELECT * FROM trials WHERE run_id = ? ORDER BY idx'),
+    insertCall: db.prepare(`INSERT INTO calls (run_id, trial_id, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    calls: db.prepare('SELECT * FROM calls WHERE run_id = ? ORDER BY seq'),
+    cached: db.prepare(`SELECT result FROM calls WHERE request_hash = ? AND status = 'ok' ORDER BY seq DESC LIMIT 1`),
+    insertScore: db.prepare(`INSERT INTO scores (run_id, trial_id, scorer_name, scorer_version, scorer_args, value, reason, details)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, trial_id, scorer_name, scorer_version)
+      DO UPDATE SET scorer_args = excluded.scorer_args, value = excluded.value, reason = excluded.reason, details = excluded.details`),
+    scores: db.prepare('SELECT * FROM scores WHERE run_id = ? ORDER BY trial_id, scorer_name'),
+    putArtifact: db.prepare(`INSERT INTO artifacts (run_id, kind, key, value) VALUES (?, ?, ?, ?)
+      ON CONFLICT (run_id, kind, key) DO UPDATE SET value = excluded.value`),
+    artifacts: db.prepare('SELECT key, value FROM artifacts WHERE run_id = ? AND kind = ? ORDER BY key'),
+  };
+}
+
+function runRow(r: RunRecord) {
+  return {
+    id: r.id, created_at: r.createdAt, updated_at: r.updatedAt, status: r.status, config: json(r.config),
+    prices: json(r.prices), paideia_version: r.paideiaVersion, note: r.note ?? null,
+  };
+}
+
+function toRun(r: Row): RunRecord {
+  return {
+    id: r.id as string, createdAt: r.created_at as string, updatedAt: r.updated_at as string,
+    status: r.status as RunStatus, config: parse(r.config), prices: parse(r.prices),
+    paideiaVersion: r.paideia_version as string, ...(r.note != null ? { note: r.note as string } : {}),
+  };
+}
+
+function toCall(r: Row): CallRecord {
+  return {
+    runId: r.run_id as string, trialId: r.trial_id as string, step: r.step as number,
+    requestHash: r.request_hash as string, request: parse(r.request), status: r.status as 'ok' | 'error',
+    ...(r.result != null ? { result: parse<ChatResult>(r.result) } : {}),
+    ...(r.error != null ? { error: parse(r.error) } : {}),
+    attempts: r.attempts as number, latencyMs: r.latency_ms as number, costUsd: r.cost_usd as number,
+    cached: r.cached === 1, createdAt: r.created_at as string,
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Schema migrations, applied in order; `user_version` records how many ran. Append new steps,
+ * never edit old ones: a store written by an older Paideia must open in a newer one.
+ */
+export const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE runs (
+    id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    status TEXT NOT NULL,
+    config TEXT NOT NULL,
+    prices TEXT NOT NULL,
+    paideia_version TEXT NOT NULL,
+    note TEXT
+  );
+  CREATE TABLE items (
+    hash TEXT PRIMARY KEY,
+    id TEXT NOT NULL,
+    test TEXT NOT NULL,
+    body TEXT NOT NULL
+  );
+  CREATE TABLE run_items (
+    run_id TEXT NOT NULL,
+    item_hash TEXT NOT NULL,
+    file TEXT,
+    line INTEGER,
+    PRIMARY KEY (run_id, item_hash)
+  );
+  CREATE TABLE trials (
+    run_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    item_id TEXT NOT NULL,
+    item_hash TEXT NOT NULL,
+    test TEXT NOT NULL,
+    model_alias TEXT NOT NULL,
+    model_spec TEXT NOT NULL,
+    prompt_version TEXT NOT NULL,
+    repeat INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    PRIMARY KEY (run_id, id)
+  );
+  CREATE TABLE calls (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id TEXT NOT NULL,
+    trial_id TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    request_hash TEXT NOT NULL,
+    request TEXT NOT NULL,
+    status TEXT NOT NULL,
+    result TEXT,
+    error TEXT,
+    attempts INTEGER NOT NULL,
+    latency_ms REAL NOT NULL,
+    cost_usd REAL NOT NULL,
+    cached INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX calls_by_run ON calls (run_id, seq);
+  CREATE INDEX calls_by_request ON calls (request_hash) WHERE status = 'ok';
+  CREATE TABLE scores (
+    run_id TEXT NOT NULL,
+    trial_id TEXT NOT NULL,
+    scorer_name TEXT NOT NULL,
+    scorer_version TEXT NOT NULL,
+    scorer_args TEXT NOT NULL,
+    value REAL,
+    reason TEXT,
+    details TEXT,
+    PRIMARY KEY (run_id, trial_id, scorer_name, scorer_version)
+  );
+  CREATE TABLE artifacts (
+    run_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (run_id, kind, key)
+  );
+  `,
+];
