@@ -37,10 +37,15 @@ export const ItemSchema = z
     l1: z.string().optional().describe("Learner's first language"),
     notes: z.string().optional(),
   })
-  .refine(i => (i.accepted?.length ?? 0) > 0 || (i.references?.length ?? 0) > 0, {
-    message: 'an item needs a non-empty "accepted" or "references" list',
-    path: ['accepted'],
-  });
+  .refine(
+    i => (Array.isArray(i.accepted) && i.accepted.length > 0) || (Array.isArray(i.references) && i.references.length > 0),
+    {
+      message: 'an item needs a non-empty "accepted" or "references" list',
+      path: ['accepted'],
+      // Run even when other fields failed, so one pass reports every problem of a line.
+      when: () => true,
+    },
+  );
 
 /** One benchmark item. */
 export type Item = z.infer<typeof ItemSchema>;

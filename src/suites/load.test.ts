@@ -1,0 +1,57 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../core/index.js';
+import { loadItems } from './load.js';
+
+const good = {
+  id: 'bunamo:noun/iarnród_masc1.xml:sgGen', test: 'grammar_forms', language: 'ga',
+  input: { lemma: 'iarnród', pos: 'noun', form: 'sgGen', formLabel: 'genitive singular' }, accepted: ['iarnróid'],
+  source: { dataset: 'BuNaMo', file: 'noun/iarnród_masc1.xml', key: 'sgGen' }, licence: 'ODbL-1.0',
+  evidence: 'bunamo-form', visibility: 'public', contamination: 'public-source', human_checked: false,
+};
+
+function file(lines: string[]): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'paideia-items-')), 'suite.jsonl');
+  writeFileSync(path, lines.join('\n'));
+  return path;
+}
+
+describe('loadItems', () => {
+  it('loads items, keeps unknown fields and versions them by content', () => {
+    const path = file(['\uFEFF' + JSON.stringify({ ...good, answer: { has_error: false } }), '', JSON.stringify({ ...good, id: 'b' })]);
+    const items = loadItems([path]);
+    expect(items).toHaveLength(2);
+    expect(items[0]?.item.answer).toEqual({ has_error: false });
+    expect(items[0]?.line).toBe(1);
+    expect(items[1]?.line).toBe(3);
+    expect(items[0]?.hash).not.toBe(items[1]?.hash);
+  });
+
+  it('reports every bad line with file, line and field, and loads nothing', () => {
+    const { licence: _omit, ...noLicence } = good;
+    const path = file([
+      JSON.stringify(good),
+      '{"id": "x", ',
+      JSON.stringify(noLicence),
+      JSON.stringify({ ...good, id: 'c', visibility: 'secret', accepted: [] }),
+      JSON.stringify(good),
+    ]);
+    let error: ConfigError | undefined;
+    try {
+      loadItems([path]);
+    } catch (e) {
+      error = e as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const where = error!.issues.map(i => `${i.line}:${i.field ?? ''}`);
+    expect(where).toEqual(expect.arrayContaining(['2:', '3:licence', '4:visibility', '4:accepted', '5:id']));
+    expect(error!.message).toContain(`${path}:3, field "licence"`);
+    expect(error!.message).toMatch(/not valid JSON/);
+  });
+
+  it('names a missing path', () => {
+    expect(() => loadItems(['/no/such/suite.jsonl'])).toThrow(/\/no\/such\/suite.jsonl: no such item file/);
+  });
+});

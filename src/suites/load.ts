@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, ItemSchema, contentHash, type ConfigIssue, type Item, type VersionedItem } from '../core/index.js';
+
+/** Every `.jsonl` file a path names: the file itself, or those under a folder, sorted for a stable order. */
+export function itemFiles(path: string): string[] {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    throw new ConfigError([{ file: path, message: 'no such item file or folder' }]);
+  }
+  if (stat.isFile()) return [path];
+  const out: string[] = [];
+  for (const name of readdirSync(path).sort()) {
+    const full = join(path, name);
+    if (statSync(full).isDirectory()) out.push(...itemFiles(full));
+    else if (name.endsWith('.jsonl')) out.push(full);
+  }
+  return out;
+}
+
+/**
+ * Load and validate JSONL item files. Every problem in every file is collected and thrown together
+ * as one ConfigError naming file, line and field, so nothing runs on a half-valid suite.
+ */
+export function loadItems(paths: string[]): VersionedItem[] {
+  const issues: ConfigIssue[] = [];
+  const items: VersionedItem[] = [];
+  const seen = new Map<string, string>();
+  const files = paths.flatMap(itemFiles);
+  if (files.length === 0) throw new ConfigError([{ file: paths.join(', '), message: 'no .jsonl item files found' }]);
+  for (const file of files) {
+    const lines = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+    lines.forEach((text, i) => {
+      const line = i + 1;
+      if (!text.trim()) return;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(text);
+      } catch (e) {
+        issues.push({ file, line, message: `not valid JSON (${(e as Error).message})` });
+        return;
+      }
+      const parsed = ItemSchema.safeParse(raw);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          issues.push({ file, line, field: issue.path.join('.') || undefined, message: issue.message });
+        }
+        return;
+      }
+      const item: Item = parsed.data;
+      const key = `${item.test}\u0000${item.id}`;
+      const first = seen.get(key);
+      if (first) issues.push({ file, line, field: 'id', message: `duplicate id "${item.id}" in test ${item.test} (first at ${first})` });
+      else seen.set(key, `${file}:${line}`);
+      items.push({ item, hash: contentHash(item), file, line });
+    });
+  }
+  if (issues.length) throw new ConfigError(issues);
+  return items;
+}
