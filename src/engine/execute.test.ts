@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ProviderCallError, type ChatModel, type ChatRequest, type Item, type Scorer, type TestDefinition, type VersionedItem,
+} from '../core/index.js';
+import { contentHash } from '../core/index.js';
+import { openStore } from '../store/index.js';
+import { executeRun, type CostModel, type ExecuteOptions } from './execute.js';
+import { planTrials } from './plan.js';
+
+const items: VersionedItem[] = ['iarnród:iarnróid', 'bean:mná', 'cat:cait', 'teach:tí'].map(pair => {
+  const [lemma, form] = pair.split(':') as [string, string];
+  const item: Item = {
+    id: lemma, test: 'grammar_forms', language: 'ga', input: { lemma }, accepted: [form], source: 'test',
+    licence: 'ODbL-1.0', evidence: 'bunamo-form', visibility: 'public', contamination: 'public-source', human_checked: false,
+  };
+  return { item, hash: contentHash(item) };
+});
+
+const test: TestDefinition = {
+  name: 'grammar_forms', promptVersion: 'v1', description: 'form',
+  render: (item, previous) => (previous.length ? null : { messages: [{ role: 'user', content: String(item.input.lemma) }], params: {}, hints: { gold: item.accepted![0]! } }),
+  scorers: [],
+};
+const twoStep: TestDefinition = { ...test, render: (item, prev) => (prev.length >= 2 ? null : { messages: [{ role: 'user', content: `${item.input.lemma}#${prev.length}` }], params: {} }) };
+
+const equals: Scorer = {
+  ref: { name: 'equals', version: '1', args: {} },
+  score: ({ item, outputs }) => ({ value: outputs.at(-1) === item.accepted![0] ? 1 : 0 }),
+};
+
+/** An in-process model that answers from the hints, and can be told to fail. */
+function model(over: Partial<{ fail: (r: ChatRequest) => boolean; usage: number }> = {}): ChatModel & { calls: ChatRequest[] } {
+  const calls: ChatRequest[] = [];
+  return {
+    specVersion: 'paideia.chat-model.v1', provider: 'openai', modelId: 'm', isBaseline: false, calls,
+    async generate(request) {
+      calls.push(request);
+      if (over.fail?.(request)) throw new ProviderCallError({ message: 'boom 500', kind: 'http', statusCode: 500, isRetryable: true });
+      return { text: request.hints?.gold ?? 'x', warnings: [], usage: { inputTokens: over.usage ?? 1000, outputTokens: over.usage ?? 1000 } };
+    },
+  };
+}
+
+const cost: CostModel = {
+  costOf: (_a, u) => ((u?.inputTokens ?? 0) + (u?.outputTokens ?? 0)) / 1e6, // $1 per million tokens
+  estimate: () => 0.002,
+};
+
+async function setup(m: ChatModel, t: TestDefinition = test, over: Partial<ExecuteOptions> = {}) {
+  const store = await openStore('sqlite::memory:');
+  const models = [{ alias: 'm', provider: 'openai' as const, model: 'm', spec: 'openai:m' as const }];
+  const trials = planTrials({ runId: 'r', items, models, tests: new Map([[t.name, t]]), repeats: 2, seed: 1, params: {} });
+  await store.saveTrials(trials);
+  const options: ExecuteOptions = {
+    store, runId: 'r', trials, items: new Map(items.map(v => [v.hash, v.item])), tests: new Map([[t.name, t]]),
+    models: new Map([['m', m]]), scorers: new Map([[t.name, [equals]]]), cost, concurrency: () => 3, ...over,
+  };
+  return { store, trials, options };
+}
+
+describe('planTrials', () => {
+  it('is deterministic for a seed, dedups identical items and gives each repeat its own seed', () => {
+    const tests = new Map([[test.name, test]]);
+    const models = [{ alias: 'a', provider: 'baseline' as const, model: 'gold', spec: 'baseline:gold' as const }];
+    const a = planTrials({ runId: 'r', items: [...items, items[0]!], models, tests, repeats: 3, seed: 5, params: {} });
+    const b = planTrials({ runId: 'r', items, models, tests, repeats: 3, seed: 5, params: {} });
+    const c = planTrials({ runId: 'r', items, models, tests, repeats: 3, seed: 6, params: {} });
+    expect(a).toEqual(b);
+    expect(a).toHaveLength(12);
+    expect(new Set(a.map(t => t.id)).size).toBe(12);
+    expect(c.map(t => t.itemId)).not.toEqual(a.map(t => t.itemId));
+    expect(new Set(a.filter(t => t.itemId === 'bean').map(t => t.seed)).size).toBe(3);
+  });
+  it('names the file and line of an item whose test is unknown', () => {
+    const odd = { ...items[0]!, item: { ...items[0]!.item, test: 'nope' }, file: 's.jsonl', line: 4 };
+    expect(() => planTrials({ runId: 'r', items: [odd], models: [], tests: new Map([[test.name, test]]), repeats: 1, seed: 1, params: {} }))
+      .toThrow(/s\.jsonl:4, field "test": unknown test "nope"/);
+  });
+});
+
+describe('executeRun', () => {
+  it('runs, stores every call, scores, and makes no call on a re-run', async () => {
+    const m = model();
+    const { store, options } = await setup(m);
+    const first = await executeRun(options);
+    expect(first).toMatchObject({ total: 8, done: 8, failed: 0, pending: 0 });
+    expect(m.calls).toHaveLength(8);
+    expect((await store.listCalls('r')).length).toBe(8);
+    expect((await store.listScores('r')).map(s => s.value)).toEqual(Array(8).fill(1));
+    const again = await executeRun(options);
+    expect(again.done).toBe(8);
+    expect(m.calls).toHaveLength(8);
+  });
+
+  it('answers a new run of the same requests from the cache, unless told not to', async () => {
+    const m = model();
+    const { options } = await setup(m);
+    await executeRun(options);
+    const trials2 = options.trials.map(t => ({ ...t, runId: 'r2' }));
+    await executeRun({ ...options, runId: 'r2', trials: trials2 });
+    expect(m.calls).toHaveLength(8);
+    const cached = (await options.store.listCalls('r2')).filter(c => c.cached);
+    expect(cached).toHaveLength(8);
+    await executeRun({ ...options, runId: 'r3', trials: options.trials.map(t => ({ ...t, runId: 'r3' })), useCache: false });
+    expect(m.calls).toHaveLength(16);
+  });
+
+  it('keeps failed calls apart from wrong answers and retries only them with retryErrors', async () => {
+    let failing = true;
+    const m = model({ fail: r => failing && r.messages[0]!.content === 'bean' });
+    const { store, options } = await setup(m);
+    const first = await executeRun(options);
+    expect(first).toMatchObject({ done: 6, failed: 2 });
+    const scores = await store.listScores('r');
+    expect(scores).toHaveLength(6);
+    const errors = (await store.listCalls('r')).filter(c => c.status === 'error');
+    expect(errors.map(e => e.error?.statusCode)).toEqual([500, 500]);
+    // A plain resume skips failed trials; --retry-errors runs only them.
+    failing = false;
+    expect((await executeRun(options)).failed).toBe(2);
+    expect(m.calls).toHaveLength(8);
+    const retried = await executeRun({ ...options, retryErrors: true });
+    expect(retried).toMatchObject({ done: 8, failed: 0 });
+    expect(m.calls).toHaveLength(10);
+    expect((await store.listCalls('r')).filter(c => c.status === 'error')).toHaveLength(2);
+  });
+
+  it('stops before a call that could pass the cost cap, and resumes with a higher cap', async () => {
+    const m = model(); // each call costs $0.002; estimate $0.002
+    const { options } = await setup(m, test, { concurrency: () => 1 });
+    const capped = await executeRun({ ...options, costCapUsd: 0.0061 });
+    expect(capped.stoppedBy).toBe('cost-cap');
+    expect(capped.done).toBe(3);
+    expect(capped.spentUsd).toBeCloseTo(0.006, 10);
+    const resumed = await executeRun({ ...options, costCapUsd: 1 });
+    expect(resumed).toMatchObject({ done: 8, pending: 0 });
+    expect(m.calls).toHaveLength(8);
+  });
+
+  it('continues a multi-step trial from its last stored step', async () => {
+    let failStep1 = true;
+    const m = model({ fail: r => failStep1 && r.messages[0]!.content.endsWith('#1') });
+    const { options } = await setup(m, twoStep);
+    expect((await executeRun(options)).failed).toBe(8);
+    failStep1 = false;
+    const n = m.calls.length;
+    expect((await executeRun({ ...options, retryErrors: true })).done).toBe(8);
+    expect(m.calls.slice(n).every(r => r.messages[0]!.content.endsWith('#1'))).toBe(true);
+  });
+
+  it('leaves interrupted trials pending, not failed', async () => {
+    const controller = new AbortController();
+    const m = model();
+    const slow: ChatModel = {
+      ...m,
+      async generate(r, o) {
+        if (m.calls.length >= 2) controller.abort();
+        if (o?.signal?.aborted) throw new ProviderCallError({ message: 'aborted', kind: 'aborted', isRetryable: false });
+        return m.generate(r);
+      },
+    };
+    const { options } = await setup(slow, test, { concurrency: () => 1, signal: controller.signal });
+    const s = await executeRun(options);
+    expect(s.stoppedBy).toBe('interrupt');
+    expect(s.failed).toBe(0);
+    expect(s.done).toBe(2);
+    expect(s.pending).toBe(6);
+  });
+});

@@ -1,0 +1,186 @@
+import {
+  ProviderCallError, contentHash, type CallRecord, type ChatModel, type ChatRequest, type ChatResult, type Item,
+  type Scorer, type Store, type TestDefinition, type TokenUsage, type Trial,
+} from '../core/index.js';
+import { scoreTrial } from './score.js';
+import { trialStates, type TrialState } from './trial-state.js';
+
+/** How the engine prices calls; the CLI builds it from the run's stored price table. */
+export interface CostModel {
+  /** Actual cost of a finished call. */
+  costOf(modelAlias: string, usage: TokenUsage | undefined): number;
+  /** Upper estimate of a call before it is made, for the cost cap. */
+  estimate(modelAlias: string, request: ChatRequest): number;
+}
+
+export type RunEvent =
+  | { type: 'start'; total: number; done: number; failed: number; pending: number; spentUsd: number }
+  | { type: 'trial'; trial: Trial; status: 'done' | 'failed'; costUsd: number; spentUsd: number }
+  | { type: 'retry'; trial: Trial; attempt: number; delayMs: number; error: string }
+  | { type: 'stop'; reason: 'cost-cap' | 'interrupt' };
+
+export interface ExecuteOptions {
+  store: Store;
+  runId: string;
+  trials: Trial[];
+  /** Items by version hash. */
+  items: ReadonlyMap<string, Item>;
+  tests: ReadonlyMap<string, TestDefinition>;
+  /** Models by alias, already wrapped with retry and rate-limit middleware. */
+  models: ReadonlyMap<string, ChatModel>;
+  /** Scorers of each test, by test name. */
+  scorers: ReadonlyMap<string, Scorer[]>;
+  cost: CostModel;
+  /** Hard cap on the run's total spend in USD, resumed sessions included. */
+  costCapUsd?: number;
+  /** Concurrent calls per provider name (`openai`, `baseline`, ...). */
+  concurrency: (provider: string) => number;
+  /** Answer from earlier identical requests (default true). */
+  useCache?: boolean;
+  /** Run failed trials again (default false: a resume skips them). */
+  retryErrors?: boolean;
+  signal?: AbortSignal;
+  onEvent?: (event: RunEvent) => void;
+}
+
+export interface RunSummary {
+  total: number;
+  done: number;
+  failed: number;
+  pending: number;
+  spentUsd: number;
+  stoppedBy?: 'cost-cap' | 'interrupt';
+}
+
+/**
+ * Run the pending trials of a run. Each call is stored the moment it returns; each trial is scored
+ * as soon as its last step is stored. Trials run by a pool of workers per provider, in plan order.
+ */
+export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
+  const calls = await o.store.listCalls(o.runId);
+  const states = trialStates(o.trials, calls, o.items, o.tests);
+  let spent = calls.reduce((sum, c) => sum + c.costUsd, 0);
+  let inFlight = 0;
+  let stoppedBy: RunSummary['stoppedBy'];
+  const count = { done: 0, failed: 0 };
+  const queues = new Map<string, Trial[]>();
+  for (const t of o.trials) {
+    const s = states.get(t.id)!;
+    if (s.status === 'done') count.done++;
+    else if (s.status === 'failed' && !o.retryErrors) count.failed++;
+    else {
+      const provider = t.modelSpec.slice(0, t.modelSpec.indexOf(':'));
+      (queues.get(provider) ?? queues.set(provider, []).get(provider)!).push(t);
+    }
+  }
+  const pendingAtStart = o.trials.length - count.done - count.failed;
+  o.onEvent?.({ type: 'start', total: o.trials.length, ...count, pending: pendingAtStart, spentUsd: spent });
+  const memo = new Map<string, ChatResult>();
+  const stop = (reason: 'cost-cap' | 'interrupt') => {
+    if (stoppedBy) return;
+    stoppedBy = reason;
+    o.onEvent?.({ type: 'stop', reason });
+  };
+  o.signal?.addEventListener('abort', () => stop('interrupt'), { once: true });
+  if (o.signal?.aborted) stop('interrupt');
+
+  async function runTrial(trial: Trial, state: TrialState): Promise<{ outcome: 'done' | 'failed' | 'pending'; costUsd: number }> {
+    const item = o.items.get(trial.itemHash)!;
+    const test = o.tests.get(trial.test)!;
+    const model = o.models.get(trial.modelAlias)!;
+    // A retried failed trial restarts at its failed step; finished steps are kept.
+    const results = [...state.results];
+    let trialCost = 0;
+    for (let step = results.length; ; step++) {
+      if (stoppedBy) return { outcome: 'pending', costUsd: trialCost };
+      const rendered = test.render(item, results);
+      if (!rendered) break;
+      const request: ChatRequest = {
+        ...rendered,
+        params: { ...rendered.params, seed: trial.seed },
+        context: { ...rendered.context, trialId: trial.id, itemId: trial.itemId, repeat: trial.repeat, turn: step },
+      };
+      const requestHash = contentHash({
+        model: trial.modelSpec, messages: request.messages, params: request.params, tools: request.tools,
+        toolChoice: request.toolChoice, hints: request.hints,
+      });
+      let result = o.useCache === false ? undefined : memo.get(requestHash) ?? (await o.store.findCachedResult(requestHash));
+      const cached = result !== undefined;
+      let attempts = 0;
+      let costUsd = 0;
+      const started = performance.now();
+      if (!result) {
+        const estimate = o.cost.estimate(trial.modelAlias, request);
+        if (o.costCapUsd !== undefined && estimate > 0 && spent + inFlight + estimate > o.costCapUsd) {
+          stop('cost-cap');
+          return { outcome: 'pending', costUsd: trialCost };
+        }
+        inFlight += estimate;
+        attempts = 1;
+        try {
+          result = await model.generate(request, {
+            ...(o.signal ? { signal: o.signal } : {}),
+            onRetry: ({ attempt, delayMs, error }) => {
+              attempts = attempt + 1;
+              o.onEvent?.({ type: 'retry', trial, attempt, delayMs, error: (error as Error).message });
+            },
+          });
+        } catch (error) {
+          inFlight -= estimate;
+          // An interrupted call is not a failure: the trial stays pending for --resume.
+          if (o.signal?.aborted) return { outcome: 'pending', costUsd: trialCost };
+          const e = error instanceof ProviderCallError ? error : undefined;
+          await o.store.saveCall(record(trial, step, requestHash, request, {
+            status: 'error', attempts, latencyMs: performance.now() - started, costUsd: 0, cached: false,
+            error: {
+              name: (error as Error).name ?? 'Error', message: (error as Error).message ?? String(error),
+              ...(e ? { kind: e.kind } : {}), ...(e?.statusCode !== undefined ? { statusCode: e.statusCode } : {}),
+            },
+          }));
+          return { outcome: 'failed', costUsd: trialCost };
+        }
+        inFlight -= estimate;
+        costUsd = o.cost.costOf(trial.modelAlias, result.usage);
+        spent += costUsd;
+        trialCost += costUsd;
+      }
+      memo.set(requestHash, result);
+      await o.store.saveCall(record(trial, step, requestHash, request, {
+        status: 'ok', result, attempts, latencyMs: cached ? 0 : performance.now() - started, costUsd, cached,
+      }));
+      results.push(result);
+    }
+    await o.store.saveScores(await scoreTrial(trial, item, results, o.scorers.get(trial.test) ?? []));
+    return { outcome: 'done', costUsd: trialCost };
+  }
+
+  await Promise.all(
+    [...queues].map(async ([provider, queue]) => {
+      let next = 0;
+      const worker = async () => {
+        while (!stoppedBy && next < queue.length) {
+          const trial = queue[next++]!;
+          const { outcome, costUsd } = await runTrial(trial, states.get(trial.id)!);
+          if (outcome === 'pending') continue;
+          count[outcome]++;
+          o.onEvent?.({ type: 'trial', trial, status: outcome, costUsd, spentUsd: spent });
+        }
+      };
+      const workers = Math.max(1, Math.min(o.concurrency(provider), queue.length));
+      await Promise.all(Array.from({ length: workers }, worker));
+    }),
+  );
+  const summary: RunSummary = {
+    total: o.trials.length, done: count.done, failed: count.failed,
+    pending: o.trials.length - count.done - count.failed, spentUsd: spent,
+  };
+  if (stoppedBy) summary.stoppedBy = stoppedBy;
+  return summary;
+}
+
+function record(
+  trial: Trial, step: number, requestHash: string, request: ChatRequest,
+  rest: Pick<CallRecord, 'status' | 'attempts' | 'latencyMs' | 'costUsd' | 'cached'> & Partial<Pick<CallRecord, 'result' | 'error'>>,
+): CallRecord {
+  return { runId: trial.runId, trialId: trial.id, step, requestHash, request, createdAt: new Date().toISOString(), ...rest };
+}

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import { ConfigError, contentHash, type ChatParams, type ModelSpec, type TestDefinition, type Trial, type VersionedItem } from '../core/index.js';
+
+export interface PlanInput {
+  runId: string;
+  items: VersionedItem[];
+  models: ModelSpec[];
+  tests: ReadonlyMap<string, TestDefinition>;
+  repeats: number;
+  seed: number;
+  params: ChatParams;
+}
+
+/** A 32-bit seed derived from parts; the same parts give the same seed on every machine. */
+export function deriveSeed(...parts: Array<string | number>): number {
+  return createHash('sha256').update(parts.join('\u0000')).digest().readUInt32BE(0) >>> 1;
+}
+
+/**
+ * Trials = item x model x repeat, deduplicated by item content and ordered deterministically:
+ * items are shuffled by the run seed (so a capped or interrupted run has sampled every test
+ * evenly), then every model and repeat of an item follow one another.
+ */
+export function planTrials(input: PlanInput): Trial[] {
+  const { runId, models, tests, repeats, seed, params } = input;
+  if (!Number.isInteger(repeats) || repeats < 1) throw new ConfigError([{ field: '--repeats', message: 'must be a whole number >= 1' }]);
+  const missing = [...new Set(input.items.map(v => v.item.test))].filter(t => !tests.has(t));
+  if (missing.length) {
+    throw new ConfigError(missing.map(t => {
+      const where = input.items.find(v => v.item.test === t)!;
+      return { file: where.file, line: where.line, field: 'test', message: `unknown test "${t}"; known: ${[...tests.keys()].sort().join(', ')}` };
+    }));
+  }
+  const unique = new Map<string, VersionedItem>();
+  for (const v of input.items) if (!unique.has(v.hash)) unique.set(v.hash, v);
+  const ordered = [...unique.values()]
+    .map(v => ({ v, key: deriveSeed(seed, v.hash) }))
+    .sort((a, b) => a.key - b.key || (a.v.hash < b.v.hash ? -1 : 1))
+    .map(x => x.v);
+
+  const trials: Trial[] = [];
+  for (const { item, hash } of ordered) {
+    const test = tests.get(item.test)!;
+    for (const model of models) {
+      for (let repeat = 0; repeat < repeats; repeat++) {
+        // The same item and repeat get the same seed for every model, so models face the same draw.
+        const trialSeed = deriveSeed(seed, hash, repeat);
+        const id = contentHash({ itemHash: hash, model: model.spec, test: test.name, promptVersion: test.promptVersion, repeat, seed: trialSeed, params });
+        trials.push({
+          id, runId, index: trials.length, itemId: item.id, itemHash: hash, test: test.name,
+          modelAlias: model.alias, modelSpec: model.spec, promptVersion: test.promptVersion, repeat, seed: trialSeed,
+        });
+      }
+    }
+  }
+  return trials;
+}
