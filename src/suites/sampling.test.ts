@@ -46,7 +46,7 @@ describe('sampleStratified', () => {
 
 describe('selectItems', () => {
   const mk = (id: string, topic: string, publicOk = true): Candidate => ({
-    item: { id, test: 't', language: 'ga', input: {}, accepted: ['x'], source: 'k', licence: 'ODbL-1.0', evidence: 'e', contamination: 'public-source', human_checked: false, topic },
+    item: { id, test: 't', language: 'ga', input: {}, accepted: ['x'], source: 'k', licence: 'ODbL-1.0', evidence: 'e', visibility: 'private', contamination: 'public-source', human_checked: false, topic },
     publicOk,
   });
   const cands = [...Array.from({ length: 40 }, (_, i) => mk(`x${String(i).padStart(2, '0')}`, 'x', i % 2 === 0)), ...Array.from({ length: 40 }, (_, i) => mk(`y${i}`, 'y'))];

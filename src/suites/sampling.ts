@@ -164,9 +164,9 @@ export function sampleStratified<T>(candidates: readonly T[], opts: StratifyOpti
   };
 }
 
-/** A candidate item before sampling decides its visibility. */
+/** A candidate item; sampling overwrites its `visibility`. */
 export interface Candidate {
-  item: Omit<Item, 'visibility'>;
+  item: Item;
   /** Stratum for even sampling; defaults to the item's topic. */
   stratum?: string;
   /** Candidates in one group exclude each other. */
@@ -236,7 +236,7 @@ export function selectItems(candidates: readonly Candidate[], opts: SelectOption
   });
   const publicIds = new Set(pub.picked.map(c => c.item.id));
   const items = full.picked
-    .map(c => ({ ...c.item, visibility: publicIds.has(c.item.id) ? 'public' : 'private' }) as Item)
+    .map((c): Item => ({ ...c.item, visibility: publicIds.has(c.item.id) ? 'public' : 'private' }))
     .sort((a, b) => byCodePoint(a.id, b.id));
 
   const shortfalls: Shortfall[] = [];
