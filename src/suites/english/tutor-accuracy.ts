@@ -1,0 +1,77 @@
+import type { Item } from '../../core/index.js';
+import type { TestBuilder } from '../builder.js';
+import { SUITE, SYNTHETIC_NOTE, baseItem } from './items.js';
+import type { ParadigmSelection } from './paradigms.js';
+import { loadSources, planByParadigm, type Pool, type UsablePair } from './pools.js';
+
+const TEST = 'tutor_accuracy';
+
+/** The marked answer of a tutor item: copied from the pair, or derived from its word difference. */
+export interface TutorAnswer {
+  has_error: boolean;
+  wrong_span: string | null;
+  correction: string | null;
+  corrected_sentence: string;
+}
+
+/**
+ * `tutor_accuracy`: a learner's sentence with one error or none. Each paradigm gives its share of
+ * pairs from the front of its seeded order. Every third pair (positions 1, 4, 7, ...) shows its good
+ * sentence unchanged, the others their bad sentence: a paradigm giving q items has round(q / 3)
+ * without an error, and since the role hangs on the pair's place in the seeded order, not on the
+ * target, an id names the same item in a build of any size.
+ */
+export function tutorAccuracyBuilder(selection?: ParadigmSelection): TestBuilder {
+  return {
+    suite: SUITE,
+    test: TEST,
+    rule:
+      'BLiMP minimal pairs, spread evenly over the selected paradigms. About two thirds of the items show sentence_bad as ' +
+      "the learner's sentence, with sentence_good as the correction and the pair's one differing word span as " +
+      'wrong_span -> correction; the other third show the sentence_good of other pairs unchanged (no error). Pairs whose ' +
+      'sentences differ in more than one place are skipped.',
+    build: function buildTutorAccuracy(ctx) {
+      const plan = planByParadigm(TEST, ctx.targetPerTest, loadSources(ctx.sourcesDir, ctx.seed, selection), ctx.seed);
+      const items = plan.pools.flatMap((pool, i) =>
+        pool.pairs.slice(0, plan.quotas[i]).map((pair, j) => (j % 3 === 1 ? cleanItem(pool, pair) : errorItem(pool, pair))),
+      );
+      return { items, shortfalls: plan.shortfalls };
+    },
+  };
+}
+
+function errorItem(pool: Pool, pair: UsablePair): Item {
+  const { record, diff } = pair;
+  const answer: TutorAnswer = {
+    has_error: true,
+    wrong_span: diff.bad.text,
+    correction: diff.good.text,
+    corrected_sentence: record.sentence_good,
+  };
+  const widened = diff.widened
+    ? ' A word is missing or extra; wrong_span and correction include the neighbouring word so neither is empty.'
+    : '';
+  return {
+    ...baseItem(pool, pair, TEST),
+    input: { sentence: record.sentence_bad, language: 'en' },
+    accepted: [record.sentence_good],
+    answer,
+    notes: `${SYNTHETIC_NOTE} The error is the pair's one differing span; other grammatical corrections may exist (accepted holds the BLiMP one).${widened}`,
+  };
+}
+
+function cleanItem(pool: Pool, pair: UsablePair): Item {
+  const answer: TutorAnswer = {
+    has_error: false,
+    wrong_span: null,
+    correction: null,
+    corrected_sentence: pair.record.sentence_good,
+  };
+  return {
+    ...baseItem(pool, pair, TEST),
+    input: { sentence: pair.record.sentence_good, language: 'en' },
+    accepted: [pair.record.sentence_good],
+    answer,
+    notes: `${SYNTHETIC_NOTE} No error: the acceptable sentence of the pair, unchanged.`,
+  };
+}
