@@ -1,0 +1,3 @@
+export * from './random/index.js';
+export * from './inference/index.js';
+export * from './correlation/index.js';

@@ -1,0 +1,12 @@
+export { StatsInputError, type NumericArray } from './errors.js';
+export {
+  bootstrapCI, pairedBootstrap, quantileSorted,
+  type BootstrapMethod, type BootstrapOptions, type BootstrapResult, type PairedBootstrapResult,
+  type PairedStatistic, type SampleStatistic,
+} from './bootstrap.js';
+export { pairedTTest, welchTTest, type TTestResult } from './ttest.js';
+export { wilsonInterval, type ProportionInterval } from './wilson.js';
+export {
+  fCdf, fQuantile, fSf, normalCdf, normalQuantile, normalSf, studentTCdf, studentTQuantile, studentTTwoSided,
+} from './distributions.js';
+export { betaInc, betaIncInv, erfc, logBeta, logGamma } from './special.js';

@@ -1,0 +1,1 @@
+export { Xoshiro128, createRng, randomSeed } from './xoshiro.js';
