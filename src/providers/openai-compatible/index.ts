@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import type { CallWarning, ChatModel, ChatRequest, ChatResult, GenerateOptions, ToolCall } from '../../core/chat-model.js';
+import type { JsonObject, JsonValue } from '../../core/json.js';
+import { asObject, numberOr0 } from '../shared/json-read.js';
+import { emptyResponse, postJson, type FetchFunction } from '../shared/post-json.js';
+import { readProviderOptions } from '../shared/provider-options.js';
+
+export interface OpenAICompatibleSettings {
+  /** Model name as the server knows it, e.g. `gpt-4.1` or `llama3.1:8b`. */
+  model: string;
+  /** Defaults to `OPENAI_BASE_URL`, then `https://api.openai.com/v1`. `/chat/completions` is appended. */
+  baseURL?: string;
+  /** Defaults to the variable named by `apiKeyEnv`. With no key, no Authorization header is sent (local servers). */
+  apiKey?: string;
+  /** Environment variable holding the key; named in 401 messages. Default `OPENAI_API_KEY`. */
+  apiKeyEnv?: string;
+  /** Extra headers on every request (e.g. OpenRouter's `HTTP-Referer`). */
+  headers?: Record<string, string>;
+  fetch?: FetchFunction;
+  /** Per-call limit, covering connect, wait and body. Default 120000. */
+  timeoutMs?: number;
+  /** Name this model reports and the `providerOptions` namespace it reads. Default `openai`. */
+  provider?: string;
+  /** Where defaults are read from; `process.env` unless a test injects its own. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/** Keys we know the type of; anything else passes through unchecked. */
+const openAIOptionsSchema = z.looseObject({
+  max_completion_tokens: z.number().int().positive().optional(),
+  frequency_penalty: z.number().optional(),
+  presence_penalty: z.number().optional(),
+  reasoning_effort: z.string().optional(),
+  response_format: z.looseObject({ type: z.string() }).optional(),
+  logprobs: z.boolean().optional(),
+  user: z.string().optional(),
+});
+
+/**
+ * A model behind the OpenAI chat completions protocol: OpenAI, OpenRouter, vLLM, llama.cpp
+ * server, LM Studio, Ollama's `/v1`.
+ */
+export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings): ChatModel {
+  const env = settings.env ?? process.env;
+  const apiKeyEnv = settings.apiKeyEnv ?? 'OPENAI_API_KEY';
+  const baseURL = (settings.baseURL ?? env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
+  const apiKey = settings.apiKey ?? env[apiKeyEnv];
+  const provider = settings.provider ?? 'openai';
+  const fetchFn = settings.fetch ?? globalThis.fetch;
+  const timeoutMs = settings.timeoutMs ?? 120_000;
+  const url = `${baseURL}/chat/completions`;
+  const label = `OpenAI-compatible API at ${baseURL}`;
+  const keyHint = apiKey
+    ? `The key was rejected; check the \`apiKey\` option or the ${apiKeyEnv} environment variable.`
+    : `No API key was sent; set the \`apiKey\` option or the ${apiKeyEnv} environment variable.`;
+  const headers: Record<string, string> = { ...settings.headers };
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+
+  return {
+    specVersion: 'paideia.chat-model.v1',
+    provider,
+    modelId: settings.model,
+    isBaseline: false,
+    generate: async function generateOpenAICompatible(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
+      const { body, warnings } = toOpenAIBody(settings.model, request, provider);
+      const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint });
+      return { ...fromOpenAIBody(response, label), warnings };
+    },
+  };
+}
+
+/** The request body, exported for tests and for request hashing elsewhere. */
+export function toOpenAIBody(model: string, request: ChatRequest, namespace = 'openai'): { body: JsonObject; warnings: CallWarning[] } {
+  const { params } = request;
+  const passthrough = readProviderOptions(openAIOptionsSchema, params, namespace);
+  const warnings: CallWarning[] = [];
+  const body: JsonObject = {
+    model,
+    messages: request.messages.map(m => ({ role: m.role, content: m.content })),
+  };
+  if (params.temperature !== undefined) body.temperature = params.temperature;
+  if (params.maxTokens !== undefined) {
+    // OpenAI rejects a request carrying both limits; the vendor-specific one is the deliberate choice.
+    if (passthrough.max_completion_tokens !== undefined) {
+      warnings.push({
+        type: 'other',
+        setting: 'maxTokens',
+        message: `maxTokens (${params.maxTokens}) not sent: providerOptions.${namespace}.max_completion_tokens replaces it.`,
+      });
+    } else body.max_tokens = params.maxTokens;
+  }
+  if (params.topP !== undefined) body.top_p = params.topP;
+  if (params.seed !== undefined) body.seed = params.seed;
+  if (params.stop !== undefined && params.stop.length > 0) body.stop = params.stop;
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map(tool => {
+      const fn: JsonObject = { name: tool.name, parameters: tool.parameters };
+      if (tool.description !== undefined) fn.description = tool.description;
+      return { type: 'function', function: fn };
+    });
+  }
+  if (request.toolChoice !== undefined) body.tool_choice = { type: 'function', function: { name: request.toolChoice } };
+  return { body: { ...body, ...passthrough }, warnings };
+}
+
+/** Reads the first choice. Throws kind `empty` when there is none. */
+export function fromOpenAIBody(body: JsonObject, label: string): Omit<ChatResult, 'warnings'> {
+  const choices = body.choices;
+  if (!Array.isArray(choices) || choices.length === 0) throw emptyResponse(label, 'the `choices` list is empty or missing', body);
+  const choice = asObject(choices[0]);
+  const message = asObject(choice.message);
+  const toolCalls: ToolCall[] = [];
+  if (Array.isArray(message.tool_calls)) {
+    for (const call of message.tool_calls) {
+      const fn = asObject(asObject(call).function);
+      if (typeof fn.name !== 'string') continue;
+      toolCalls.push({ name: fn.name, arguments: typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {}) });
+    }
+  }
+  const usage = asObject(body.usage);
+  const result: Omit<ChatResult, 'warnings'> = { text: readContent(message.content), raw: body };
+  if (toolCalls.length > 0) result.toolCalls = toolCalls;
+  if (typeof usage.prompt_tokens === 'number' || typeof usage.completion_tokens === 'number') {
+    result.usage = { inputTokens: numberOr0(usage.prompt_tokens), outputTokens: numberOr0(usage.completion_tokens) };
+  }
+  if (typeof choice.finish_reason === 'string') result.finishReason = choice.finish_reason;
+  if (typeof body.model === 'string') result.responseModel = body.model;
+  return result;
+}
+
+/** `content` is a string, null (tool calls only) or, on some servers, a list of text parts. */
+function readContent(content: JsonValue | undefined): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map(part => {
+      const p = asObject(part);
+      return typeof p.text === 'string' ? p.text : '';
+    }).join('');
+  }
+  return '';
+}
