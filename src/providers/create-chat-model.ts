@@ -1,0 +1,71 @@
+import type { ChatModel } from '../core/chat-model.js';
+import { ConfigError } from '../core/errors.js';
+import type { ModelSpec } from '../core/model-spec.js';
+import { createAnthropicModel } from './anthropic/index.js';
+import { BASELINE_NAMES, createBaselineModel } from './baseline/index.js';
+import { createOpenAICompatibleModel } from './openai-compatible/index.js';
+import { createReplayModel, type ReplayLookup } from './replay/index.js';
+import { createScriptModel, loadScriptFile } from './script/index.js';
+import type { FetchFunction } from './shared/post-json.js';
+
+export const DEFAULT_OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
+
+export interface CreateChatModelOptions {
+  /** Where defaults are read from. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Base URL for `openai:` specs (`--base-url`); wins over OPENAI_BASE_URL. Other providers have their own variables. */
+  baseURL?: string;
+  /** API key for `openai:` specs (`--api-key`); wins over OPENAI_API_KEY. */
+  apiKey?: string;
+  fetch?: FetchFunction;
+  timeoutMs?: number;
+  /** Seed of `baseline:random`. */
+  seed?: number;
+  /** Needed by `replay:<run-id>`: finds stored answers. */
+  replayLookup?: ReplayLookup;
+  /** Needed by `baseline:script`: a `.json` or `.jsonl` script (see script/index.ts). */
+  scriptFile?: string;
+}
+
+/**
+ * The one place a model spec becomes a model. Each branch builds only its own provider, reading
+ * its own variables, when asked; no vendor SDK is loaded. Missing inputs are ConfigErrors (exit 2).
+ */
+export function createChatModel(spec: ModelSpec, options: CreateChatModelOptions = {}): ChatModel {
+  const env = options.env ?? process.env;
+  const io = { env, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) };
+  switch (spec.provider) {
+    case 'openai':
+      return createOpenAICompatibleModel({
+        model: spec.model, ...io,
+        ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+        ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      });
+    case 'ollama':
+      return createOpenAICompatibleModel({
+        model: spec.model, ...io,
+        provider: 'ollama',
+        baseURL: env.OLLAMA_BASE_URL ?? DEFAULT_OLLAMA_BASE_URL,
+        // Never send OPENAI_API_KEY to a local server; Ollama needs no key.
+        apiKeyEnv: 'OLLAMA_API_KEY',
+      });
+    case 'anthropic':
+      return createAnthropicModel({ model: spec.model, ...io });
+    case 'baseline':
+      if (spec.model === 'script') {
+        if (!options.scriptFile) throw specError(spec, 'baseline:script needs a script file: pass --script <file.json|file.jsonl> (option `scriptFile`)');
+        return createScriptModel({ turns: loadScriptFile(options.scriptFile) });
+      }
+      if (!(BASELINE_NAMES as readonly string[]).includes(spec.model)) {
+        throw specError(spec, `no baseline named "${spec.model}"; known: ${[...BASELINE_NAMES, 'script'].join(', ')}`);
+      }
+      return createBaselineModel(spec.model, { seed: options.seed ?? 0 });
+    case 'replay':
+      if (!options.replayLookup) throw specError(spec, `replay:${spec.model} needs a store to read the run from (option \`replayLookup\`)`);
+      return createReplayModel({ runId: spec.model, lookup: options.replayLookup });
+  }
+}
+
+function specError(spec: ModelSpec, message: string): ConfigError {
+  return new ConfigError([{ field: 'model', message: `${spec.spec}: ${message}` }]);
+}
