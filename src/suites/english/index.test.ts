@@ -177,6 +177,12 @@ describe('tutor_accuracy', () => {
     }
   });
 
+  it('says on argument-structure error items that BLiMP swaps the verb, and only there', () => {
+    for (const item of tutorResult.items.filter(i => answer(i).has_error)) {
+      expect(item.notes!.includes('swaps the verb'), item.id).toBe(item.phenomenon === 'argument_structure');
+    }
+  });
+
   it('never uses one pair both with and without an error', () => {
     const pairs = tutorResult.items.map(i => `${i.topic}:${recordOf(i).pairID}`);
     expect(new Set(pairs).size).toBe(pairs.length);

@@ -48,6 +48,11 @@ function errorItem(pool: Pool, pair: UsablePair): Item {
     correction: diff.good.text,
     corrected_sentence: record.sentence_good,
   };
+  // Argument-structure pairs fix the error by swapping the verb, which a tutor seldom does.
+  const verbSwap =
+    pool.term === 'argument_structure'
+      ? ' Here BLiMP swaps the verb; adding or removing an object can fix the sentence as well.'
+      : '';
   const widened = diff.widened
     ? ' A word is missing or extra; wrong_span and correction include the neighbouring word so neither is empty.'
     : '';
@@ -56,7 +61,7 @@ function errorItem(pool: Pool, pair: UsablePair): Item {
     input: { sentence: record.sentence_bad, language: 'en' },
     accepted: [record.sentence_good],
     answer,
-    notes: `${SYNTHETIC_NOTE} The error is the pair's one differing span; other grammatical corrections may exist (accepted holds the BLiMP one).${widened}`,
+    notes: `${SYNTHETIC_NOTE} The error is the pair's one differing span; other grammatical corrections may exist (accepted holds the BLiMP one).${verbSwap}${widened}`,
   };
 }
 
