@@ -39,7 +39,7 @@ export function exercisesBuilder(selection?: ParadigmSelection): TestBuilder {
       });
       const l1Order = seededOrder(EXERCISE_L1S, ctx.seed, 'l1-order', l1 => l1);
       const items = drawn.map((d, n) => exerciseItem(d.pool, d.pair, l1Order[n % l1Order.length]!, d.goodFirst));
-      return { items, shortfalls: plan.shortfalls };
+      return { items, shortfalls: plan.shortfalls, strata: plan.strata, exclusions: plan.exclusions };
     },
   };
 }

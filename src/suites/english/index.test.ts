@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, ItemSchema, type Item } from '../../core/index.js';
 import type { BuildContext, BuildResult, TestBuilder } from '../builder.js';
+import type { BuildNotes } from '../sampling.js';
 import { readBlimp, type BlimpRecord } from '../sources/blimp.js';
 import { BLANK, EXERCISE_INSTRUCTIONS, EXERCISE_L1S, createEnglishBuilders, englishBuilders, type TutorAnswer } from './index.js';
 
@@ -296,6 +297,15 @@ describe('sources that are missing, broken, small or selected', () => {
     const perParadigm = result.shortfalls.filter(s => s.wanted === 15);
     expect(perParadigm.map(s => s.got).sort()).toEqual([10, 3]);
     expect(perParadigm.find(s => s.got === 3)!.reason).toMatch(/my_reflexives has only 3 usable pairs \(skipped: 1 because/);
+    const notes = result as BuildResult & BuildNotes;
+    expect(notes.strata).toEqual([
+      { stratum: 'my_reflexives', available: 3, quota: 15, picked: 3 },
+      { stratum: 'transitive', available: 10, quota: 15, picked: 10 },
+    ]);
+    expect(notes.exclusions).toEqual({
+      'pairs skipped: the sentences differ in more than one place (not a single contiguous span)': 1,
+      'pairs of paradigm my_islands left out: extraction islands: tests acceptability judgements rather than a form learners choose': 5,
+    });
     const everything = createEnglishBuilders({ selection: { excludeTerms: {}, excludeUids: {} } })[0]!;
     const all = await everything.build({ sourcesDir: root, seed: SEED, targetPerTest: 30 });
     expect(countBy(all.items, i => i.topic!).get('my_islands')).toBe(5);

@@ -1,4 +1,5 @@
 import type { Shortfall } from '../builder.js';
+import type { BuildNotes, StratumCount } from '../sampling.js';
 import { blimpDataDir, listBlimpFiles, readBlimp, type BlimpRecord } from '../sources/blimp.js';
 import { DIFF_FAILURE_TEXT, diffRecord, type DiffFailure, type SpanDiff } from './diff.js';
 import { DEFAULT_SELECTION, exclusionReason, topicLabel, type ParadigmSelection } from './paradigms.js';
@@ -24,17 +25,25 @@ export interface Pool {
 /** What the sources gave: nothing, or the pools of the selected paradigms and the paradigms left out. */
 export type Sources =
   | { kind: 'missing'; dir: string }
-  | { kind: 'found'; pools: Pool[]; excluded: Array<{ uid: string; file: string; reason: string }> };
+  | { kind: 'found'; pools: Pool[]; excluded: Excluded[] };
+
+/** A paradigm the selection rule left out. */
+export interface Excluded {
+  uid: string;
+  file: string;
+  reason: string;
+  records: number;
+}
 
 /** Read the BLiMP folder and sort every pair of every selected paradigm into usable or skipped. */
 export function loadSources(sourcesDir: string, seed: number, selection: ParadigmSelection = DEFAULT_SELECTION): Sources {
   if (listBlimpFiles(sourcesDir).length === 0) return { kind: 'missing', dir: blimpDataDir(sourcesDir) };
   const pools: Pool[] = [];
-  const excluded: Array<{ uid: string; file: string; reason: string }> = [];
+  const excluded: Excluded[] = [];
   for (const paradigm of readBlimp(sourcesDir)) {
     const reason = exclusionReason(paradigm.uid, paradigm.linguisticsTerm, selection);
     if (reason) {
-      excluded.push({ uid: paradigm.uid, file: paradigm.file, reason });
+      excluded.push({ uid: paradigm.uid, file: paradigm.file, reason, records: paradigm.records.length });
       continue;
     }
     const usable: UsablePair[] = [];
@@ -57,8 +66,12 @@ export function loadSources(sourcesDir: string, seed: number, selection: Paradig
   return { kind: 'found', pools, excluded };
 }
 
-/** How many items each pool gives one test, and the shortfalls a maintainer should read. */
-export interface Plan {
+/**
+ * How many items each pool gives one test, the shortfalls a maintainer should read, and the notes
+ * the build report prints: one stratum per paradigm (usable pairs, even share, given) and the pairs
+ * left out before drawing, by reason.
+ */
+export interface Plan extends Required<BuildNotes> {
   pools: Pool[];
   quotas: number[];
   shortfalls: Shortfall[];
@@ -72,7 +85,7 @@ export interface Plan {
 export function planByParadigm(test: string, target: number, sources: Sources, seed: number): Plan {
   if (sources.kind === 'missing') {
     const reason = `no BLiMP files: ${sources.dir} holds no *.jsonl (copy data/sources/blimp from Paideia or BLiMP's own data/ folder there, or point sourcesDir at a folder that has blimp/data/*.jsonl)`;
-    return { pools: [], quotas: [], shortfalls: target > 0 ? [{ test, wanted: target, got: 0, reason }] : [] };
+    return { pools: [], quotas: [], shortfalls: target > 0 ? [{ test, wanted: target, got: 0, reason }] : [], strata: [], exclusions: {} };
   }
   const { pools, excluded } = sources;
   const priority = seededOrder(
@@ -103,7 +116,16 @@ export function planByParadigm(test: string, target: number, sources: Sources, s
       reason: `paradigm ${pool.uid} has only ${pool.pairs.length} usable pairs${skipped ? ` (skipped: ${skipped})` : ''}, below its even share; other paradigms made up what they could`,
     });
   });
-  return { pools, quotas, shortfalls };
+  const strata: StratumCount[] = pools.map((pool, i) => ({ stratum: pool.uid, available: pool.pairs.length, quota: even[i]!, picked: quotas[i]! }));
+  const exclusions: Record<string, number> = {};
+  for (const pool of pools) {
+    for (const [kind, n] of Object.entries(pool.skipped) as Array<[DiffFailure, number]>) {
+      const key = `pairs skipped: ${DIFF_FAILURE_TEXT[kind]}`;
+      exclusions[key] = (exclusions[key] ?? 0) + n;
+    }
+  }
+  for (const e of excluded) exclusions[`pairs of paradigm ${e.uid} left out: ${e.reason}`] = e.records;
+  return { pools, quotas, shortfalls, strata, exclusions };
 }
 
 function skippedText(pools: readonly Pool[]): string {

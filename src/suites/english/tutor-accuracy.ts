@@ -35,7 +35,7 @@ export function tutorAccuracyBuilder(selection?: ParadigmSelection): TestBuilder
       const items = plan.pools.flatMap((pool, i) =>
         pool.pairs.slice(0, plan.quotas[i]).map((pair, j) => (j % 3 === 1 ? cleanItem(pool, pair) : errorItem(pool, pair))),
       );
-      return { items, shortfalls: plan.shortfalls };
+      return { items, shortfalls: plan.shortfalls, strata: plan.strata, exclusions: plan.exclusions };
     },
   };
 }
