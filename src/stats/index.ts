@@ -1,3 +1,4 @@
 export * from './random/index.js';
 export * from './inference/index.js';
 export * from './correlation/index.js';
+export * from './gtheory/index.js';

@@ -90,7 +90,7 @@ describe('Xoshiro128 behaviour', () => {
 
 describe('fillInts', () => {
   it('draws the same stream as nextInt', () => {
-    for (const n of [1, 3, 10_000, 2 ** 32]) {
+    for (const n of [1, 3, 10_000, 2 ** 21, 2 ** 21 + 1, 2 ** 32]) {
       const a = createRng(77);
       const b = createRng(77);
       const filled = Array.from(a.fillInts(new Uint32Array(50), n));

@@ -1,6 +1,32 @@
 import { StatsInputError, integerIn } from '../inference/errors.js';
 
 const TWO_32 = 4294967296;
+const INV_TWO_32 = 1 / TWO_32;
+/** Up to this bound x * n (x < 2^32) is exact in a double. */
+const SMALL = 2097152;
+
+function checkBound(n: number): void {
+  if (!Number.isInteger(n) || n < 1 || n > TWO_32) {
+    throw new StatsInputError('n', `must be an integer in [1, 2^32], got ${String(n)}`);
+  }
+}
+
+/** Exact 64-bit product of two 32-bit unsigned integers as [high word, low word]. */
+function mul32(x: number, n: number): [number, number] {
+  const nh = Math.floor(n / 65536);
+  const nl = n - nh * 65536;
+  const a = x * nl; // < 2^48, exact
+  const b = x * nh; // < 2^48, exact; contributes b * 2^16
+  const aHi = Math.floor(a / TWO_32);
+  const bHi = Math.floor(b / 65536);
+  let lo = (a - aHi * TWO_32) + (b - bHi * 65536) * 65536;
+  let hi = aHi + bHi;
+  if (lo >= TWO_32) {
+    lo -= TWO_32;
+    hi += 1;
+  }
+  return [hi, lo];
+}
 const MASK64 = (1n << 64n) - 1n;
 
 /**
@@ -15,8 +41,9 @@ const MASK64 = (1n << 64n) - 1n;
  * - `nextUint32()`: xoshiro128** output `rotl(s1 * 5, 7) * 9` then the state update;
  * - `nextFloat()`: `(a >>> 5) * 2^26 + (b >>> 6)` over 2^53 from two consecutive outputs a, b
  *   (53 random bits, in [0, 1));
- * - `nextInt(n)`: rejection sampling, unbiased: draw x until `x < 2^32 - (2^32 mod n)`, return
- *   `x mod n`.
+ * - `nextInt(n)`: Lemire's multiply-shift with rejection (Lemire 2019, "Fast random integer
+ *   generation in an interval"), unbiased: draw x, m = x * n (exact 64-bit product); reject while
+ *   `m mod 2^32 < 2^32 mod n`; return `floor(m / 2^32)`.
  *
  * `__fixtures__/random_reference.py` is an independent Python reimplementation of the same
  * specification; the test compares the first outputs of several seeds against it.
@@ -73,13 +100,19 @@ export class Xoshiro128 {
 
   /** Uniform integer in [0, n), unbiased; `n` an integer in [1, 2^32]. */
   nextInt(n: number): number {
-    if (!Number.isInteger(n) || n < 1 || n > TWO_32) {
-      throw new StatsInputError('n', `must be an integer in [1, 2^32], got ${String(n)}`);
+    checkBound(n);
+    const threshold = TWO_32 % n;
+    for (;;) {
+      const x = this.nextUint32();
+      if (n <= SMALL) {
+        const m = x * n;
+        const hi = Math.floor(m / TWO_32);
+        if (m - hi * TWO_32 >= threshold) return hi;
+      } else {
+        const [hi, lo] = mul32(x, n);
+        if (lo >= threshold) return hi;
+      }
     }
-    const limit = TWO_32 - (TWO_32 % n);
-    let x = this.nextUint32();
-    while (x >= limit) x = this.nextUint32();
-    return x % n;
   }
 
   /**
@@ -87,10 +120,12 @@ export class Xoshiro128 {
    * without per-call checks (the bootstrap's hot path; no allocation).
    */
   fillInts(out: Uint32Array, n: number): Uint32Array {
-    if (!Number.isInteger(n) || n < 1 || n > TWO_32) {
-      throw new StatsInputError('n', `must be an integer in [1, 2^32], got ${String(n)}`);
+    checkBound(n);
+    if (n > SMALL) {
+      for (let i = 0; i < out.length; i++) out[i] = this.nextInt(n);
+      return out;
     }
-    const limit = TWO_32 - (TWO_32 % n);
+    const threshold = TWO_32 % n;
     let s0 = this.s0, s1 = this.s1, s2 = this.s2, s3 = this.s3;
     for (let i = 0; i < out.length; ) {
       const x = Math.imul(s1, 5);
@@ -102,7 +137,10 @@ export class Xoshiro128 {
       s0 ^= s3;
       s2 ^= t;
       s3 = (s3 << 11) | (s3 >>> 21);
-      if (r < limit) out[i++] = r % n;
+      // x * n is exact below 2^53 (n <= 2^21).
+      const m = r * n;
+      const hi = Math.floor(m * INV_TWO_32);
+      if (m - hi * TWO_32 >= threshold) out[i++] = hi;
     }
     this.s0 = s0; this.s1 = s1; this.s2 = s2; this.s3 = s3;
     return out;

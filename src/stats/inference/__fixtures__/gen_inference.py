@@ -50,7 +50,16 @@ def interval(theta_b, data, statistic, alpha, method):
 out = {"scipy": scipy.__version__, "numpy": np.__version__, "datasets": {k: v.tolist() for k, v in datasets.items()},
        "paired": {"a": pa.tolist(), "b": pb.tolist()}, "bootstrap": [], "paired_bootstrap": []}
 
-stats_fns = {"mean": lambda x, axis=-1: np.mean(x, axis=axis), "median": lambda x, axis=-1: np.median(x, axis=axis)}
+
+
+def seq_mean(x, axis=-1):
+    # Left-to-right summation as in the TypeScript fast path (numpy's mean sums pairwise); the
+    # order matters for resample means that tie with 0 or with the estimate in the last bit.
+    x = np.moveaxis(np.asarray(x), axis, -1)
+    return np.add.accumulate(x, axis=-1)[..., -1] / x.shape[-1]
+
+
+stats_fns = {"mean": seq_mean, "median": lambda x, axis=-1: np.median(x, axis=axis)}
 cases = [("skewed40", "mean", 11, 2000, 0.95), ("skewed40", "median", 12, 1000, 0.9), ("normal25", "mean", 13, 1500, 0.99),
          ("likert60", "mean", 14, 999, 0.95), ("likert60", "median", 15, 500, 0.8)]
 for name, stat, seed, B, level in cases:
@@ -75,8 +84,8 @@ for stat, seed, B, level in [("meanDifference", 21, 2000, 0.95), ("medianDiffere
     idx = draw(seed, n, B)
     if stat == "meanDifference":
         d = pa - pb
-        theta_b = d[idx].mean(axis=-1)
-        data, fn, est = (d,), stats_fns["mean"], float(d.mean())
+        theta_b = seq_mean(d[idx])
+        data, fn, est = (d,), seq_mean, float(seq_mean(d))
     else:
         theta_b = med_diff(pa[idx], pb[idx])
         data = (np.arange(n),)

@@ -45,11 +45,12 @@ class Rng:
         return (a * 2**26 + b) / 2**53
 
     def int(self, n):
-        limit = 2**32 - (2**32 % n)
+        # Lemire (2019): multiply-shift, reject when the low word falls below 2^32 mod n.
+        threshold = 2**32 % n
         while True:
-            x = self.u32()
-            if x < limit:
-                return x % n
+            m = self.u32() * n
+            if (m & M32) >= threshold:
+                return m >> 32
 
     def shuffle(self, items):
         items = list(items)
@@ -76,7 +77,7 @@ def main():
         r = Rng(seed)
         f = [r.float() for _ in range(10)]
         r = Rng(seed)
-        ints = {str(n): [r.int(n) for _ in range(10)] for n in [1, 2, 3, 7, 1000, 2**31 + 1, 2**32]}
+        ints = {str(n): [r.int(n) for _ in range(10)] for n in [1, 2, 3, 7, 1000, 2**21, 2**21 + 1, 3 * 10**6 + 17, 2**31 + 1, 2**32 - 1, 2**32]}
         r = Rng(seed)
         sh = r.shuffle(range(10))
         r = Rng(seed)
