@@ -146,12 +146,14 @@ export function sampleStratified<T>(candidates: readonly T[], opts: StratifyOpti
     return false;
   };
 
+  // Scarce strata choose first in every round, so group exclusion costs them as little as possible.
+  const order = names.slice().sort((a, b) => buckets.get(a)!.length - buckets.get(b)!.length || byCodePoint(a, b));
   // First fill every stratum up to its own quota, then let strata with candidates left take the shortfall.
   for (const capped of [true, false]) {
     let progress = true;
     while (progress && picked.length < opts.target) {
       progress = false;
-      for (const n of names) {
+      for (const n of order) {
         if (picked.length >= opts.target) break;
         if (capped && count.get(n)! >= quota.get(n)!) continue;
         if (takeOne(n)) progress = true;
@@ -255,7 +257,10 @@ export function selectItems(candidates: readonly Candidate[], opts: SelectOption
         test: opts.test,
         wanted: s.quota,
         got: s.picked,
-        reason: `stratum "${s.stratum}" had only ${s.available} candidates; other strata made up the difference where they could.`,
+        reason:
+          `stratum "${s.stratum}" had only ${s.available} candidates` +
+          (s.available > s.picked ? ` (${s.available - s.picked} not usable because their group, e.g. their sentence, was already used)` : '') +
+          '; other strata made up the difference where they could.',
       });
     }
   }
