@@ -39,6 +39,24 @@ describe('concurrencyMiddleware', () => {
     expect(g.peak()).toBe(2);
   });
 
+  it('keeps the limit for callers arriving after a slot was handed over', async () => {
+    const g = gated();
+    const model = wrapChatModel(g.model, concurrencyMiddleware({ limit: 1 }));
+    const a = model.generate(req('a'));
+    const b = model.generate(req('b'));
+    await tick();
+    g.release.shift()!();
+    await tick();
+    const c = model.generate(req('c'));
+    await tick();
+    expect(g.started).toEqual(['a', 'b']);
+    g.release.shift()!();
+    await tick();
+    g.release.shift()!();
+    await Promise.all([a, b, c]);
+    expect(g.peak()).toBe(1);
+  });
+
   it('frees the slot when a call fails', async () => {
     let n = 0;
     const model = wrapChatModel(createMockModel(() => { if (n++ === 0) throw new Error('first fails'); return 'ok'; }), concurrencyMiddleware({ limit: 1 }));
