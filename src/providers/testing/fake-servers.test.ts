@@ -16,7 +16,8 @@ describe('fake servers', () => {
       expect([first.status, second.status, third.status]).toEqual([418, 201, 200]);
       expect(second.headers.get('x-index')).toBe('1');
       expect(await second.json()).toEqual({ path: '/v1/chat/completions' });
-      expect((await third.json()).choices[0].message.content).toBe('echo: hi');
+      const completion = await third.json() as { choices: Array<{ message: { content: string } }> };
+      expect(completion.choices[0]!.message.content).toBe('echo: hi');
       expect(server.requests.map(r => r.method)).toEqual(['POST', 'POST', 'POST']);
       expect(server.requests[0]!.headers['x-trace']).toBe('one');
       expect(server.requests[2]!.body).toEqual({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
@@ -32,7 +33,7 @@ describe('fake servers', () => {
       const a = await post(`${openai.baseURL}/embeddings`, {});
       const b = await post(`${anthropic.baseURL}/v1/complete`, {});
       expect([a.status, b.status]).toEqual([404, 404]);
-      expect((await a.json()).error.message).toMatch(/no route/);
+      expect(((await a.json()) as { error: { message: string } }).error.message).toMatch(/no route/);
       expect((await b.json())).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
     } finally {
       await Promise.all([openai.close(), anthropic.close()]);
