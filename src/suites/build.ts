@@ -225,14 +225,16 @@ function flag(args: string[], name: string): string | undefined {
   return i >= 0 ? args[i + 1] : undefined;
 }
 
-// `npx tsx src/suites/build.ts [--seed N] [--target N] [--sources DIR] [--private DIR] [--samples DIR]` until the CLI verb exists.
+// `npx tsx src/suites/build.ts [--suite NAME] [--seed N] [--target N] [--sources DIR] [--private DIR] [--samples DIR]` until the CLI verb exists.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2);
   if (args.includes('--help')) {
     console.log(describeBuilders());
   } else {
     const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
+    const suite = flag(args, '--suite');
     const result = await buildSuites({
+      builders: suite ? defaultBuilders.filter(b => b.suite === suite) : undefined,
       seed: num(flag(args, '--seed')),
       targetPerTest: num(flag(args, '--target')),
       sourcesDir: flag(args, '--sources'),

@@ -124,8 +124,8 @@ export function formSlots(entries: readonly BunamoEntry[], skipped: Map<string, 
       continue;
     }
     for (const slot of entrySlots(entry, skipped)) {
-      const lemma = entry.lemma.toLocaleLowerCase('ga');
-      if (slot.forms.some(f => f.toLocaleLowerCase('ga') === lemma)) bump(skipped, SKIP.lemma);
+      const lemma = entry.lemma.toLowerCase();
+      if (slot.forms.some(f => f.toLowerCase() === lemma)) bump(skipped, SKIP.lemma);
       else slots.push(slot);
     }
   }

@@ -22,7 +22,7 @@ function usableSentences(o: IrishOptions, sentences: readonly BankSentence[], sk
   return out;
 }
 
-const BANDS = 'short = up to 5 words, medium = 6 to 10, long = 11 or more (words = tokens containing a letter)';
+const BANDS = 'short = up to 5 words, medium = 6 to 10, long = 11 or more, counting the tokens of the Irish original that contain a letter';
 
 const SENTENCE_FILTERS =
   'Left out: sentences of fewer than 2 words, sentences whose translation carries editorial notes ([plur.], {thank you}) or ' +

@@ -20,7 +20,8 @@ export interface PlantedError {
   note: string;
 }
 
-const lower = (s: string): string => s.toLocaleLowerCase('ga');
+// Plain toLowerCase: locale-aware casing could differ between ICU builds and break byte-identical rebuilds.
+const lower = (s: string): string => s.toLowerCase();
 
 /** BÚNaMo entries of one category by lower-cased lemma, so sentence-bank lemma links can find them. */
 export function indexByLemma(entries: readonly BunamoEntry[], category: string): Map<string, BunamoEntry[]> {
