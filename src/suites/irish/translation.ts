@@ -28,7 +28,7 @@ const SENTENCE_FILTERS =
   'Left out: sentences of fewer than 2 words, sentences whose translation carries editorial notes ([plur.], {thank you}) or ' +
   'alternatives (a/b), and sentences from third-party books or sites longer than 12 words (the database licence does not ' +
   'cover copyright in the sentences, so they are used only as short examples). Only sentences from `potaL` may enter the ' +
-  'public sample; the others stay private. Split translations (two records) are joined with one space.';
+  'public sample; the others stay private. A translation split over two elements (two records) is joined with one space.';
 
 export const TRANSLATION_RULE =
   'From the Irish Sentence Bank, each usable sentence gives one item in one direction: ga->en with the Irish original as `input.text` ' +
