@@ -1,0 +1,76 @@
+/** A CSV record with the 1-based line it starts on (quoted fields may span lines). */
+export interface CsvRecord {
+  line: number;
+  fields: string[];
+}
+
+export class CsvSyntaxError extends Error {
+  constructor(message: string, readonly line: number) {
+    super(message);
+    this.name = 'CsvSyntaxError';
+  }
+}
+
+/**
+ * RFC 4180 CSV: comma-separated, fields optionally in double quotes, `""` for a quote inside a
+ * quoted field, which may also hold commas and line breaks. CRLF and LF both end records; a
+ * leading byte-order mark and blank lines are skipped. A stray quote is an error, not a guess.
+ */
+export function parseCsv(text: string): CsvRecord[] {
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const records: CsvRecord[] = [];
+  let fields: string[] = [];
+  let field = '';
+  let line = 1;
+  let recordLine = 1;
+  let i = 0;
+  let quotedField = false;
+  let recordQuoted = false;
+  const endField = () => { fields.push(field); field = ''; quotedField = false; };
+  const endRecord = () => {
+    endField();
+    if (!(fields.length === 1 && fields[0] === '' && !recordQuoted)) records.push({ line: recordLine, fields });
+    fields = [];
+    recordQuoted = false;
+  };
+  while (i < src.length) {
+    const c = src[i]!;
+    if (c === '"') {
+      if (field !== '' || quotedField) throw new CsvSyntaxError('a quote inside an unquoted field; quote the whole field and double the quote ("")', line);
+      quotedField = true;
+      recordQuoted = true;
+      const openedAt = line;
+      i++;
+      for (;;) {
+        if (i >= src.length) throw new CsvSyntaxError('a quoted field is never closed', openedAt);
+        const d = src[i]!;
+        if (d === '"') {
+          if (src[i + 1] === '"') { field += '"'; i += 2; continue; }
+          i++;
+          break;
+        }
+        if (d === '\n') line++;
+        field += d;
+        i++;
+      }
+      const after = src[i];
+      if (after !== undefined && after !== ',' && after !== '\n' && after !== '\r') {
+        throw new CsvSyntaxError(`unexpected "${after}" after a closing quote; expected a comma or the end of the line`, line);
+      }
+      continue;
+    }
+    if (c === ',') { endField(); i++; continue; }
+    if (c === '\r' || c === '\n') {
+      endRecord();
+      i += c === '\r' && src[i + 1] === '\n' ? 2 : 1;
+      line++;
+      recordLine = line;
+      continue;
+    }
+    if (quotedField) throw new CsvSyntaxError(`unexpected "${c}" after a closing quote`, line);
+    field += c;
+    i++;
+  }
+  if (field !== '' || fields.length > 0 || quotedField) endRecord();
+  return records;
+}

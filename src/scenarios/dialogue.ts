@@ -1,0 +1,77 @@
+import type { CallRecord } from '../core/call-record.js';
+import type { JsonValue } from '../core/json.js';
+import type { Store } from '../core/store.js';
+import type { Trial } from '../core/trial.js';
+import type { DialogueMessage } from './memory.js';
+import type { PromptMessage } from './types.js';
+
+/** Artifact kinds this module writes. */
+export const DIALOGUE_KIND = 'dialogue';
+export const SCENARIO_KIND = 'scenario';
+
+/**
+ * How a dialogue stands: `running` (not finished; a resume continues it), `ended` (the walk
+ * reached END), `capped` (stopped by globals.recursion_limit, partial transcript kept and judged)
+ * or `failed` (a model call failed after its retries; not judged).
+ */
+export type DialogueStatus = 'running' | 'ended' | 'capped' | 'failed';
+
+/** Per-dialogue metadata kept beside the calls (artifact kind `dialogue`, key = trial id). */
+export interface DialogueMeta {
+  trialId: string;
+  taskId: string;
+  variant: string;
+  repeat: number;
+  status: DialogueStatus;
+  /** What ended it: END through a router's condition or a plain edge, or a loop's max_turns. */
+  endedBy?: 'end' | 'max_turns' | 'recursion_limit' | 'error';
+  /** The start prompt as rendered for this task, when the scenario has one. */
+  start?: PromptMessage;
+  /** One entry per model turn: step = index of the CallRecord. */
+  turns: Array<{ step: number; agent: string; model: string }>;
+  error?: string;
+}
+
+export function metaToJson(meta: DialogueMeta): JsonValue {
+  return JSON.parse(JSON.stringify(meta)) as JsonValue;
+}
+
+/** The newest record of each step of each trial: the append-only call log read as transcripts. */
+export function latestCalls(calls: ReadonlyArray<CallRecord>): Map<string, CallRecord[]> {
+  const out = new Map<string, CallRecord[]>();
+  for (const c of calls) {
+    const steps = out.get(c.trialId) ?? [];
+    steps[c.step] = c;
+    out.set(c.trialId, steps);
+  }
+  return out;
+}
+
+/** A stored dialogue: what the judges read. Built from the store only, never from live calls. */
+export interface StoredDialogue {
+  trial: Trial;
+  meta: DialogueMeta;
+  messages: DialogueMessage[];
+}
+
+export async function loadStoredDialogues(store: Store, runId: string): Promise<Map<string, StoredDialogue>> {
+  const [trials, metas, calls] = await Promise.all([
+    store.listTrials(runId), store.listArtifacts(runId, DIALOGUE_KIND), store.listCalls(runId),
+  ]);
+  const byTrial = latestCalls(calls);
+  const metaOf = new Map(metas.map(m => [m.key, m.value as unknown as DialogueMeta]));
+  const out = new Map<string, StoredDialogue>();
+  for (const trial of trials) {
+    const meta = metaOf.get(trial.id);
+    if (!meta) continue;
+    const steps = byTrial.get(trial.id) ?? [];
+    const messages: DialogueMessage[] = meta.start ? [{ speaker: 'START', role: meta.start.role, content: meta.start.content }] : [];
+    for (const turn of meta.turns) {
+      const call = steps[turn.step];
+      if (call?.status !== 'ok' || !call.result) break;
+      messages.push({ speaker: turn.agent, content: call.result.text });
+    }
+    out.set(trial.id, { trial, meta, messages });
+  }
+  return out;
+}

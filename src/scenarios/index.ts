@@ -1,0 +1,12 @@
+export { loadScenario, parseScenario, redactConfig, type LoadScenarioOptions } from './load.js';
+export { ScenarioFileSchema, scenarioJsonSchema, type ScenarioFile } from './schema.js';
+export { parseDirection, bindRouter, tokenize, DirectionSyntaxError, ROUTER_NAMES, type RouteContext, type BoundRouter } from './router.js';
+export { memoryWindow, stripReasoning, type DialogueMessage, type MemorySettings } from './memory.js';
+export { parseCsv, CsvSyntaxError } from './csv.js';
+export { runScenario, planScenarioTrials, scenarioRunId, scenarioTest, type RunScenarioOptions, type ScenarioRunSummary, type ScenarioEvent } from './run.js';
+export { judgeRun, judgeOnce, panelScore, panelScorerName, judgmentScorerName, type JudgeSummary } from './judge/index.js';
+export { aggregate, scoredFields, weightedScore } from './judge/score.js';
+export { checkAnswer, extractJson, formatJsonSchema, JUDGE_TOOL_NAME, JSON_OPEN, JSON_CLOSE } from './judge/format.js';
+export { loadStoredDialogues, type DialogueMeta, type DialogueStatus, type StoredDialogue } from './dialogue.js';
+export { scenarioReport, renderScenarioReport, type ScenarioReport } from './report.js';
+export type * from './types.js';

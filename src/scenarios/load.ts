@@ -1,0 +1,239 @@
+import { readFileSync } from 'node:fs';
+import { basename, dirname, extname, resolve } from 'node:path';
+import { ConfigError, type ConfigIssue } from '../core/errors.js';
+import { contentHash } from '../core/hash.js';
+import type { JsonObject } from '../core/json.js';
+import type { ModelSpec } from '../core/model-spec.js';
+import { resolveEvaluation } from './evaluation.js';
+import { buildGraph, unreachableAgents } from './graph.js';
+import { redactUrl, resolveModel, SECRET_KEY } from './models.js';
+import { ScenarioFileSchema, type ScenarioFile } from './schema.js';
+import { buildTasks } from './tasks.js';
+import { placeholders } from './template.js';
+import type { PromptMessage, Scenario, ScenarioAgent, ScenarioModel, ScenarioTask, ScenarioVariant } from './types.js';
+import { parseYamlSource, type YamlSource } from './yaml-source.js';
+import { closest, zodIssues } from './zod-issues.js';
+
+export interface LoadScenarioOptions {
+  /** Where `${VAR}` is read from. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * `--model alias=spec` overrides, parsed with parseModelSpec. Giving one alias several times
+   * sweeps it: one variant per spec.
+   */
+  models?: ModelSpec[];
+  /** Script for `baseline:script` overrides of models whose entry has no `script`. */
+  scriptFile?: string;
+}
+
+/**
+ * Read, check and resolve a scenario file. Every problem found is reported at once as one
+ * ConfigError whose issues carry the file, the YAML line and the dot-path of the field.
+ */
+export function loadScenario(file: string, options: LoadScenarioOptions = {}): Scenario {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError([{ file, message: `cannot read the scenario: ${(error as Error).message}` }], { cause: error });
+  }
+  return parseScenario(file, text, options);
+}
+
+/** As loadScenario, from text already read (`file` names it in messages and anchors relative paths). */
+export function parseScenario(file: string, text: string, options: LoadScenarioOptions = {}): Scenario {
+  const parsed = parseYamlSource(file, text);
+  if (!parsed.source) throw new ConfigError(parsed.issues);
+  const source = parsed.source;
+  if (source.data === null || typeof source.data !== 'object' || Array.isArray(source.data)) {
+    throw new ConfigError([{ file, line: 1, message: 'a scenario is a YAML mapping with models, agents, directions and tasks' }]);
+  }
+  const checked = ScenarioFileSchema.safeParse(source.data);
+  if (!checked.success) throw new ConfigError(zodIssues(source, ScenarioFileSchema, checked.error.issues));
+  const issues: ConfigIssue[] = [];
+  const scenario = resolveScenario(checked.data, file, source, options, issues);
+  if (issues.length > 0 || !scenario) throw new ConfigError(issues);
+  return scenario;
+}
+
+function resolveScenario(data: ScenarioFile, file: string, source: YamlSource, o: LoadScenarioOptions, issues: ConfigIssue[]): Scenario | undefined {
+  const env = o.env ?? process.env;
+  const baseDir = dirname(resolve(file));
+  const warnings: string[] = [];
+  const aliases = new Set(Object.keys(data.models));
+
+  // Overrides: one variant per spec of a swept alias.
+  const overrides = new Map<string, ModelSpec[]>();
+  for (const spec of o.models ?? []) {
+    if (!aliases.has(spec.alias)) {
+      const guess = closest(spec.alias, [...aliases]);
+      issues.push({ field: '--model', message: `the scenario has no model "${spec.alias}"${guess ? `; did you mean "${guess}"?` : ''}; its models: ${[...aliases].join(', ')} (write --model <alias>=provider:model)` });
+      continue;
+    }
+    overrides.set(spec.alias, [...(overrides.get(spec.alias) ?? []), spec]);
+  }
+  const swept = [...overrides].filter(([, list]) => list.length > 1);
+  if (swept.length > 1) issues.push({ field: '--model', message: `only one model alias may be given several times (a sweep); got ${swept.map(([a]) => a).join(', ')}` });
+  const sweep = swept[0];
+  const variantSpecs: Array<Map<string, ModelSpec>> = (sweep ? sweep[1] : [undefined]).map(swapped => {
+    const m = new Map<string, ModelSpec>();
+    for (const [alias, list] of overrides) m.set(alias, alias === sweep?.[0] && swapped ? swapped : list[0]!);
+    return m;
+  });
+  const variantModels = variantSpecs.map(specs => new Map(Object.entries(data.models).map(([alias, config]) => [alias, resolveModel(alias, config, {
+    ...(specs.get(alias) ? { override: specs.get(alias)! } : {}), env, baseDir, source, issues,
+    ...(o.scriptFile ? { scriptFile: resolve(o.scriptFile) } : {}),
+  })])));
+  // A sweep resolves each entry once per variant; report each problem once.
+  dedupeIssues(issues);
+
+  const agents = new Map<string, ScenarioAgent>();
+  for (const [name, a] of Object.entries(data.agents)) {
+    if (name === 'START' || name === 'END') issues.push(source.issue(['agents', name], `"${name}" is a reserved node name; rename the agent`, { keyOnly: true }));
+    if (!aliases.has(a.model)) {
+      const guess = closest(a.model, [...aliases]);
+      issues.push(source.issue(['agents', name, 'model'], `no model "${a.model}" under models${guess ? `; did you mean "${guess}"?` : `; models: ${[...aliases].join(', ')}`}`));
+    }
+    if (a.tools && a.tools.length > 0) issues.push(source.issue(['agents', name, 'tools'], 'agent tools (ELMES MCP) are not supported by Paideia; remove them'));
+    agents.set(name, {
+      name,
+      model: a.model,
+      prompt: a.prompt.map(p => ({ role: p.role ?? 'user', content: p.content })),
+      memory: { enable: a.memory?.enable ?? true, keepTurns: a.memory?.keep_turns ?? 3 },
+    });
+  }
+  if (data.mcps !== undefined) warnings.push('mcps: MCP servers are not supported; the block is ignored');
+  if (data.globals?.memory?.path !== undefined) warnings.push('globals.memory.path: dialogues are kept in the Paideia store; the path is ignored');
+
+  const graph = buildGraph(data.directions, new Set(agents.keys()), source, issues);
+  if (graph) {
+    for (const a of unreachableAgents(graph, agents.keys())) warnings.push(`agent "${a}" is never reached from START`);
+  }
+
+  const tasks = buildTasks(data.tasks, baseDir, source, issues);
+  const startPrompt: PromptMessage | undefined = data.tasks.start_prompt === undefined ? undefined
+    : typeof data.tasks.start_prompt === 'string' ? { role: 'user', content: data.tasks.start_prompt }
+      : { role: data.tasks.start_prompt.role ?? 'user', content: data.tasks.start_prompt.content };
+  checkVariables(data, tasks, source, issues);
+
+  const variables = new Set(tasks.flatMap(t => Object.keys(t.vars)));
+  const evaluation = data.evaluation
+    ? resolveEvaluation(data.evaluation, { models: aliases, variables, source, issues, warnings })
+    : undefined;
+
+  let target = data.evaluation?.target;
+  if (target !== undefined && !agents.has(target)) {
+    issues.push(source.issue(['evaluation', 'target'], `no agent "${target}"; agents: ${[...agents.keys()].join(', ')}`));
+  }
+  target ??= agents.has('teacher') ? 'teacher' : graph?.first;
+  if (issues.length > 0 || !graph || !target) return undefined;
+
+  const targetAlias = agents.get(target)!.model;
+  const variants: ScenarioVariant[] = variantModels.map((models, i) => ({
+    label: !sweep ? targetAlias : sweep[0] === targetAlias ? models.get(targetAlias)!.spec.spec : `${targetAlias}[${sweep[0]}=${variantSpecs[i]!.get(sweep[0])!.spec}]`,
+    models,
+  }));
+  const labels = variants.map(v => v.label);
+  const twice = labels.find((l, i) => labels.indexOf(l) !== i);
+  if (twice) {
+    issues.push({ field: '--model', message: `the model sweep names ${twice} twice` });
+    return undefined;
+  }
+  const redacted = redactConfig(data);
+  const hash = contentHash({ config: withoutKeys(data), tasks, scripts: scriptHashes(variantModels) }, 16);
+  const globals = data.globals ?? {};
+  return {
+    name: data.name ?? sanitizeName(basename(file, extname(file))),
+    file: resolve(file),
+    hash,
+    ...(data.description !== undefined ? { description: data.description } : {}),
+    globals: {
+      concurrency: globals.concurrency ?? 8,
+      recursionLimit: globals.recursion_limit ?? 25,
+      retry: { attempt: globals.retry?.attempt ?? 3, intervalSeconds: globals.retry?.interval ?? 3 },
+      repeats: globals.repeats ?? 1,
+      seed: globals.seed ?? 0,
+    },
+    models: variants[0]!.models,
+    variants,
+    agents,
+    graph,
+    ...(startPrompt ? { startPrompt } : {}),
+    tasks,
+    ...(evaluation ? { evaluation } : {}),
+    target,
+    redacted,
+    warnings,
+  };
+}
+
+/** Every `{variable}` of agent prompts and the start prompt must exist in every task. */
+function checkVariables(data: ScenarioFile, tasks: ScenarioTask[], source: YamlSource, issues: ConfigIssue[]): void {
+  if (tasks.length === 0) return;
+  const uses: Array<{ path: Array<string | number>; where: string; name: string }> = [];
+  for (const [agent, a] of Object.entries(data.agents)) {
+    a.prompt.forEach((p, i) => {
+      for (const name of placeholders(p.content)) uses.push({ path: ['agents', agent, 'prompt', i, 'content'], where: `prompt ${i} of agent "${agent}"`, name });
+    });
+  }
+  const sp = data.tasks.start_prompt;
+  if (sp !== undefined) {
+    const content = typeof sp === 'string' ? sp : sp.content;
+    for (const name of placeholders(content)) uses.push({ path: typeof sp === 'string' ? ['tasks', 'start_prompt'] : ['tasks', 'start_prompt', 'content'], where: 'the start prompt', name });
+  }
+  const reported = new Set<string>();
+  for (const use of uses) {
+    const key = use.name.startsWith('task.') ? use.name.slice(5) : use.name;
+    const missing = tasks.find(t => !Object.hasOwn(t.vars, key));
+    if (!missing) continue;
+    const id = `${use.path.join('.')}:${use.name}`;
+    if (reported.has(id)) continue;
+    reported.add(id);
+    const known = Object.keys(missing.vars);
+    const guess = closest(key, known);
+    const scope = tasks.every(t => !Object.hasOwn(t.vars, key)) ? 'the tasks have no variable' : `task "${missing.id}" has no variable`;
+    issues.push(source.issue(use.path, `unknown variable {${use.name}} in ${use.where}: ${scope} "${key}"${guess ? `; did you mean {${guess}}?` : ''}; variables: ${known.join(', ') || '(none)'}`));
+  }
+}
+
+function dedupeIssues(issues: ConfigIssue[]): void {
+  const seen = new Set<string>();
+  const kept = issues.filter(i => {
+    const key = `${i.file}|${i.line}|${i.field}|${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  issues.splice(0, issues.length, ...kept);
+}
+
+/** The config as stored: keys replaced, endpoint credentials removed, credential-like kargs hidden. */
+export function redactConfig(data: ScenarioFile): JsonObject {
+  const copy = JSON.parse(JSON.stringify(data)) as ScenarioFile;
+  for (const m of Object.values(copy.models)) {
+    if (m.api_key) m.api_key = '[redacted]';
+    if (m.api_base) m.api_base = m.api_base.includes('${') ? m.api_base : redactUrl(m.api_base);
+    if (m.base_url) m.base_url = m.base_url.includes('${') ? m.base_url : redactUrl(m.base_url);
+    for (const key of Object.keys(m.kargs ?? {})) if (SECRET_KEY.test(key)) m.kargs![key] = '[redacted]';
+  }
+  return copy as unknown as JsonObject;
+}
+
+/** Keys never change what a scenario is: leaving them out keeps the hash (and the run) when a key rotates. */
+function withoutKeys(data: ScenarioFile): unknown {
+  return { ...data, models: Object.fromEntries(Object.entries(data.models).map(([a, m]) => [a, { ...m, api_key: undefined }])) };
+}
+
+function scriptHashes(variants: Array<Map<string, ScenarioModel>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const models of variants) {
+    for (const m of models.values()) {
+      if (m.scriptFile) out[m.alias + ':' + basename(m.scriptFile)] = contentHash(readFileSync(m.scriptFile, 'utf8'));
+    }
+  }
+  return out;
+}
+
+function sanitizeName(name: string): string {
+  return name.replace(/[^\p{L}\p{N}_-]+/gu, '_') || 'scenario';
+}

@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ChatModel, ChatParams } from '../core/chat-model.js';
+import type { ConfigIssue } from '../core/errors.js';
+import type { JsonObject, JsonValue } from '../core/json.js';
+import type { ModelSpec, ModelSpecString } from '../core/model-spec.js';
+import { createAnthropicModel } from '../providers/anthropic/index.js';
+import { createChatModel } from '../providers/create-chat-model.js';
+import { retryMiddleware, wrapChatModel } from '../providers/middleware/index.js';
+import { createOpenAICompatibleModel } from '../providers/openai-compatible/index.js';
+import type { FetchFunction } from '../providers/shared/post-json.js';
+import type { ModelConfigInput } from './schema.js';
+import type { ScenarioGlobals, ScenarioModel } from './types.js';
+import type { YamlSource } from './yaml-source.js';
+
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** `${VAR}` and `${VAR:-default}` in one field; an unset or empty variable without a default is an issue naming the field. */
+export function substituteEnv(text: string, env: NodeJS.ProcessEnv, path: Array<string | number>, source: YamlSource, issues: ConfigIssue[]): string {
+  return text.replace(ENV_REF, (_whole, name: string, fallback: string | undefined) => {
+    const value = env[name];
+    if (value !== undefined && value !== '') return value;
+    if (fallback !== undefined) return fallback;
+    issues.push(source.issue(path, `environment variable ${name} is not set (the field reads \${${name}}); set it or override the model with --model ${String(path[1])}=provider:model`));
+    return '';
+  });
+}
+
+/** Parameters every protocol knows; any other `kargs` key passes through as a provider option. */
+export function paramsFromKargs(kargs: Record<string, unknown> | null | undefined, namespace: string): ChatParams {
+  const params: ChatParams = {};
+  const rest: JsonObject = {};
+  for (const [key, value] of Object.entries(kargs ?? {})) {
+    if (key === 'temperature' && typeof value === 'number') params.temperature = value;
+    else if ((key === 'max_tokens' || key === 'maxTokens') && typeof value === 'number') params.maxTokens = value;
+    else if ((key === 'top_p' || key === 'topP') && typeof value === 'number') params.topP = value;
+    else if (key === 'seed' && typeof value === 'number') params.seed = value;
+    else if (key === 'stop' && (typeof value === 'string' || Array.isArray(value))) params.stop = ([] as unknown[]).concat(value).map(String);
+    else rest[key] = value as JsonValue;
+  }
+  if (Object.keys(rest).length > 0) params.providerOptions = { [namespace]: rest };
+  return params;
+}
+
+/** kargs keys that look like credentials: they would be sent in request bodies, which are stored. */
+export const SECRET_KEY = /(^|[_-])(api[_-]?key|key|token|secret|password|authorization)$/i;
+
+/** One `models.<alias>` entry, resolved: env substituted, the override applied, the script found. */
+export function resolveModel(
+  alias: string,
+  config: ModelConfigInput,
+  o: { override?: ModelSpec; env: NodeJS.ProcessEnv; baseDir: string; scriptFile?: string; source: YamlSource; issues: ConfigIssue[] },
+): ScenarioModel {
+  const path = (field: string) => ['models', alias, field];
+  const provider = o.override?.provider ?? config.type ?? 'openai';
+  const name = o.override?.model ?? config.model;
+  const spec: ModelSpec = { alias, provider, model: name, spec: `${provider}:${name}` as ModelSpecString };
+  for (const key of Object.keys(config.kargs ?? {})) {
+    if (SECRET_KEY.test(key)) o.issues.push(o.source.issue(['models', alias, 'kargs', key], `"${key}" looks like a credential; kargs are sent in request bodies, which the store keeps. Put the key in api_key (e.g. api_key: \${MY_KEY})`, { keyOnly: true }));
+  }
+  const model: ScenarioModel = { alias, spec, params: paramsFromKargs(config.kargs, provider) };
+  const sameEndpoint = !o.override || o.override.provider === (config.type ?? 'openai');
+  // An override to another provider drops the file's endpoint and key: they belong to the old one.
+  if (sameEndpoint) {
+    const base = config.api_base ?? config.base_url;
+    if (base) model.apiBase = substituteEnv(base, o.env, path(config.api_base ? 'api_base' : 'base_url'), o.source, o.issues);
+    if (config.api_key) model.apiKey = substituteEnv(config.api_key, o.env, path('api_key'), o.source, o.issues);
+  } else {
+    model.params = {};
+  }
+  if (provider === 'baseline' && name === 'script') {
+    const file = config.script !== undefined && sameEndpoint ? resolve(o.baseDir, config.script) : o.scriptFile;
+    if (!file) o.issues.push(o.source.issue(['models', alias], 'baseline:script needs a script: add `script: <file.json|file.jsonl>` (relative to the scenario)'));
+    else if (!existsSync(file)) o.issues.push(o.source.issue(path('script'), `script file not found: ${file}`));
+    else model.scriptFile = file;
+  } else if (config.script !== undefined && sameEndpoint) {
+    o.issues.push(o.source.issue(path('script'), 'script is read only by type baseline with model script'));
+  }
+  return model;
+}
+
+export interface BuildModelOptions {
+  retry: ScenarioGlobals['retry'];
+  fetch?: FetchFunction;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+/** A ChatModel for a scenario model, wrapped with the scenario's retry policy (fixed interval, as ELMES). */
+export function buildChatModel(m: ScenarioModel, o: BuildModelOptions): ChatModel {
+  const io = { env: o.env ?? process.env, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) };
+  let base: ChatModel;
+  if (m.spec.provider === 'openai') {
+    base = createOpenAICompatibleModel({ model: m.spec.model, ...io, ...(m.apiBase ? { baseURL: m.apiBase } : {}), ...(m.apiKey ? { apiKey: m.apiKey } : {}) });
+  } else if (m.spec.provider === 'anthropic') {
+    base = createAnthropicModel({ model: m.spec.model, ...io, ...(m.apiBase ? { baseURL: m.apiBase } : {}), ...(m.apiKey ? { apiKey: m.apiKey } : {}) });
+  } else {
+    base = createChatModel(m.spec, { ...io, ...(m.scriptFile ? { scriptFile: m.scriptFile } : {}) });
+  }
+  if (base.isBaseline) return base;
+  const intervalMs = o.retry.intervalSeconds * 1000;
+  return wrapChatModel(base, retryMiddleware({ maxAttempts: o.retry.attempt, baseDelayMs: intervalMs, maxDelayMs: intervalMs, jitter: 'none' }));
+}
+
+/** A URL with any user:password and query removed (some gateways take keys there). */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    u.search = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return '[redacted]';
+  }
+}
