@@ -199,6 +199,10 @@ describe('Brennan (2001) Synthetic Data Set No. 4: p x (r:t)', () => {
     const local = rows.map(x => ({ ...x, r: String(((Number(x.r) - 1) % 4) + 1) })).reverse();
     const r2 = varianceComponents(local, { facets: ['p', 't', 'r'], value: 'score', nesting: { r: 't' } });
     r2.components.forEach((c, i) => near(c.estimate, r.components[i]!.estimate, 1e-12, c.key));
+    // Listing the nested facet before its parent changes only the keys' order.
+    const r3 = varianceComponents(rows, { facets: ['p', 'r', 't'], value: 'score', nesting: { r: 't' } });
+    expect(r3.components.map(c => c.label)).toEqual(r.components.map(c => c.label));
+    r3.components.forEach((c, i) => near(c.estimate, r.components[i]!.estimate, 1e-12, c.key));
   });
 });
 
