@@ -131,7 +131,7 @@ describe('Brennan (2001) Synthetic Data Set No. 3: p x i x o', () => {
 
   it('fixed-facet G coefficients (GeneralizIT design3_fixed_fixtures: items fixed)', () => {
     // The conformance note says "o fixed", but the source fixture's header says "synthetic dataset
-    // #3 with I fixed", and only i fixed reproduces 0.81 / 0.79 (o fixed gives 0.70 / 0.63).
+    // #3 with I fixed", and only i fixed reproduces 0.81 / 0.79 (0.806 / 0.785; o fixed gives 0.698 / 0.607).
     const pub = d.published_G_coefficients_o_fixed!;
     const got = dStudy(r, { objectOfMeasurement: 'p', facets: { i: 4, o: 2 }, fixed: ['i'] });
     near(got.eRho2, pub.E_rho2, truncatedTol(pub.E_rho2), 'E rho2 (i fixed)');
