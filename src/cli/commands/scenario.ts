@@ -1,0 +1,216 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Command } from 'commander';
+import { ConfigError, formatLocation, parseModelSpec, type ModelSpec } from '../../core/index.js';
+import {
+  loadScenario, renderScenarioReport, runScenario, scenarioJsonSchema, scenarioReport, scenarioRunId, type ScenarioEvent,
+} from '../../scenarios/index.js';
+import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { numberFlag, positiveInt } from '../options.js';
+
+/** Where the commands write; tests pass their own. */
+export interface ScenarioIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+const processIO: ScenarioIO = { stdout: t => process.stdout.write(t), stderr: t => process.stderr.write(t) };
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+/** Every issue on its own line, `file:line, field "x": message`, so editors can jump to it. */
+export function printIssues(error: ConfigError, io: ScenarioIO): void {
+  for (const issue of error.issues) {
+    const where = formatLocation(issue);
+    io.stderr(`${where ? `${where}: ` : ''}${issue.message}\n`);
+  }
+}
+
+/** Run a command body; bad input is printed as issues and becomes exit code 2. */
+async function guarded(io: ScenarioIO, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      printIssues(error, io);
+      return EXIT_CODES.badInput;
+    }
+    throw error;
+  }
+}
+
+function parseOverrides(models: string[] | undefined): ModelSpec[] {
+  const issues: ConfigError['issues'] = [];
+  const specs: ModelSpec[] = [];
+  for (const text of models ?? []) {
+    if (!text.includes('=')) {
+      issues.push({ field: '--model', message: `"${text}" names no scenario model; write --model <alias>=provider:model, e.g. --model teacher=openai:gpt-4.1` });
+      continue;
+    }
+    try {
+      specs.push(parseModelSpec(text, { field: '--model' }));
+    } catch (error) {
+      if (error instanceof ConfigError) issues.push(...error.issues);
+      else throw error;
+    }
+  }
+  if (issues.length) throw new ConfigError(issues);
+  return specs;
+}
+
+export interface ValidateFlags { model?: string[]; script?: string }
+
+export async function scenarioValidateCommand(file: string, f: ValidateFlags, io: ScenarioIO = processIO): Promise<number> {
+  return guarded(io, async () => {
+    const s = loadScenario(file, { models: parseOverrides(f.model), ...(io.env ? { env: io.env } : {}), ...(f.script ? { scriptFile: f.script } : {}) });
+    for (const w of s.warnings) io.stderr(`warning: ${w}\n`);
+    const judges = s.evaluation ? `${s.evaluation.judges.join(', ')} (${s.evaluation.formatMode} mode, ${s.evaluation.repeats} repeat(s))` : 'none';
+    io.stdout(`${file}: ok: scenario "${s.name}", ${s.tasks.length} task(s), agents ${[...s.agents.keys()].join(', ')}, under test: ${s.target} (${s.agents.get(s.target)!.model}), judges: ${judges}\n`);
+    return EXIT_CODES.ok;
+  });
+}
+
+export interface ScenarioRunFlags {
+  model?: string[];
+  store: string;
+  resume?: boolean;
+  repeats?: string;
+  script?: string;
+  retryErrors?: boolean;
+  judge: boolean;
+  report?: string;
+}
+
+/** `paideia scenario run`: exit 0 all done, 1 some dialogues or judge calls failed, 2 bad input, 3 interrupted (resumable). */
+export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: ScenarioIO = processIO, signal?: AbortSignal): Promise<{ runId?: string; exitCode: number }> {
+  let runId: string | undefined;
+  const exitCode = await guarded(io, async () => {
+    const scenario = loadScenario(file, { models: parseOverrides(f.model), ...(io.env ? { env: io.env } : {}), ...(f.script ? { scriptFile: f.script } : {}) });
+    for (const w of scenario.warnings) io.stderr(`warning: ${w}\n`);
+    const repeats = numberFlag('--repeats', f.repeats, positiveInt, 'a whole number >= 1');
+    const store = await openStore(f.store);
+    try {
+      const expected = scenarioRunId(scenario, repeats ?? scenario.globals.repeats);
+      if (f.resume && !(await store.getRun(expected))) {
+        throw new ConfigError([{ field: '--resume', message: `no stored run ${expected} of this scenario with these models in ${store.url}; run without --resume to start it` }]);
+      }
+      const { run, summary } = await runScenario({
+        scenario, store, ...(repeats ? { repeats } : {}), judge: f.judge, retryErrors: f.retryErrors ?? false,
+        ...(signal ? { signal } : {}), onEvent: progress(io),
+      });
+      runId = run.id;
+      const j = summary.judging;
+      io.stderr(`run ${run.id}: ${summary.ended} ended, ${summary.capped} capped, ${summary.failed} failed, ${summary.pending} pending dialogue(s)`
+        + (j ? `; judgments: ${j.judged} new, ${j.reused} stored, ${j.unscored} unscored, ${j.errors} failed` : '') + ` (store ${store.url})\n`);
+      if (f.report) {
+        const report = scenarioReport(store, run.id);
+        mkdirSync(dirname(f.report), { recursive: true });
+        writeFileSync(f.report, JSON.stringify(await report, null, 2) + '\n');
+        io.stderr(`report: ${f.report}\n`);
+      }
+      if (summary.stoppedBy || summary.pending > 0 || (j?.pending ?? 0) > 0) {
+        io.stderr(`resume with: paideia scenario run ${file} --resume --store ${store.url}\n`);
+        return EXIT_CODES.stopped;
+      }
+      if (summary.failed > 0 || (j?.errors ?? 0) > 0) {
+        io.stderr(`some dialogues or judge calls failed (provider errors, not scored as wrong); retry with --resume --retry-errors\n`);
+        return EXIT_CODES.trialsFailed;
+      }
+      return EXIT_CODES.ok;
+    } finally {
+      await store.close();
+    }
+  });
+  return { ...(runId ? { runId } : {}), exitCode };
+}
+
+function progress(io: ScenarioIO): (e: ScenarioEvent) => void {
+  let finished = 0;
+  let total = 0;
+  return e => {
+    if (e.type === 'start') {
+      total = e.dialogues;
+      io.stderr(`run ${e.runId}: ${e.dialogues} dialogue(s), up to ${e.judgments} judgment(s)\n`);
+    } else if (e.type === 'dialogue') {
+      finished++;
+      if (finished === total || finished % Math.max(1, Math.ceil(total / 10)) === 0) io.stderr(`dialogues ${finished}/${total}\n`);
+    } else if (e.type === 'stop') {
+      io.stderr('interrupted: everything done so far is stored\n');
+    }
+  };
+}
+
+export async function scenarioReportCommand(runId: string, f: { store: string; format: string; out?: string }, io: ScenarioIO = processIO): Promise<number> {
+  return guarded(io, async () => {
+    if (f.format !== 'json' && f.format !== 'md') throw new ConfigError([{ field: '--format', message: `expected json or md, got "${f.format}"` }]);
+    const store = await openStore(f.store);
+    try {
+      const report = await scenarioReport(store, runId);
+      const text = f.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : renderScenarioReport(report);
+      if (f.out) {
+        mkdirSync(dirname(f.out), { recursive: true });
+        writeFileSync(f.out, text);
+        io.stdout(`${f.out}\n`);
+      } else io.stdout(text);
+      return EXIT_CODES.ok;
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+export function registerScenario(program: Command): void {
+  const scenario = program.command('scenario').description('teaching scenarios: YAML dialogue graphs with rubric judges (ELMES format)');
+
+  scenario.command('validate')
+    .description('check a scenario file; every problem is printed as file:line, field and message (exit 2)')
+    .argument('<file>')
+    .option('-m, --model <alias=spec>', 'override a scenario model, repeatable', collect)
+    .option('--script <file>', 'script for baseline:script overrides')
+    .action(async (file: string, f: ValidateFlags) => {
+      process.exitCode = await scenarioValidateCommand(file, f);
+    });
+
+  scenario.command('run')
+    .description('run every dialogue of a scenario, storing each turn as it happens, then judge them')
+    .argument('<file>')
+    .option('-m, --model <alias=spec>', 'override a scenario model, e.g. teacher=openai:gpt-4.1; repeat an alias to sweep it', collect)
+    .option('--store <url>', 'sqlite:<path>', DEFAULT_STORE_URL)
+    .option('--resume', 'continue the stored run of this scenario and models (fails if there is none)')
+    .option('--repeats <n>', 'dialogues per task (default globals.repeats or 1)')
+    .option('--script <file>', 'script for baseline:script overrides')
+    .option('--retry-errors', 'continue failed dialogues from their failed turn')
+    .option('--no-judge', 'run the dialogues only')
+    .option('--report <file>', 'also write the JSON report here')
+    .action(async (file: string, f: ScenarioRunFlags) => {
+      const controller = new AbortController();
+      const stop = () => controller.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      try {
+        const { runId, exitCode } = await scenarioRunCommand(file, f, processIO, controller.signal);
+        if (runId) process.stdout.write(`${runId}\n`);
+        process.exitCode = exitCode;
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      }
+    });
+
+  scenario.command('schema')
+    .description('print the JSON Schema of scenario files (for editors)')
+    .action(() => {
+      process.stdout.write(JSON.stringify(scenarioJsonSchema(), null, 2) + '\n');
+    });
+
+  scenario.command('report')
+    .description('per model and dimension: mean, n and 95% bootstrap interval, plus radar-chart data (no model is called)')
+    .argument('<run-id>')
+    .option('--store <url>', 'sqlite:<path>', DEFAULT_STORE_URL)
+    .option('--format <format>', 'json or md', 'json')
+    .option('-o, --out <file>', 'write to a file instead of stdout')
+    .action(async (runId: string, f: { store: string; format: string; out?: string }) => {
+      process.exitCode = await scenarioReportCommand(runId, f);
+    });
+}
