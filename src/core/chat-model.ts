@@ -97,6 +97,12 @@ export interface ChatModel {
   readonly modelId: string;
   /** True for built-in reference systems; reports label them. */
   readonly isBaseline: boolean;
+  /**
+   * Hints without which this model cannot answer (a baseline that only reads hints). Trials whose
+   * first request lacks one are not planned for it: `baseline:random` has nothing to pick from in
+   * an open question, and that is "not applicable", not a failure.
+   */
+  readonly needsHints?: ReadonlyArray<keyof BaselineHints>;
   /** Answer one request. Throws ProviderCallError on failure. */
   generate(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult>;
 }

@@ -167,3 +167,17 @@ describe('executeRun', () => {
     expect(s.pending).toBe(6);
   });
 });
+
+describe('planTrials applicability', () => {
+  it('does not plan pairs a model cannot answer', () => {
+    const models = [
+      { alias: 'a', provider: 'baseline' as const, model: 'random', spec: 'baseline:random' as const },
+      { alias: 'b', provider: 'openai' as const, model: 'm', spec: 'openai:m' as const },
+    ];
+    const trials = planTrials({
+      runId: 'r', items, models, tests: new Map([[test.name, test]]), repeats: 1, seed: 1, params: {},
+      applicable: (m, v) => m.alias === 'b' || v.item.id === 'cat',
+    });
+    expect(trials.map(t => `${t.modelAlias}:${t.itemId}`).sort()).toEqual(['a:cat', 'b:bean', 'b:cat', 'b:iarnród', 'b:teach']);
+  });
+});

@@ -9,6 +9,8 @@ export interface PlanInput {
   repeats: number;
   seed: number;
   params: ChatParams;
+  /** Whether a model can answer an item at all (default: always). Pairs it cannot are not planned. */
+  applicable?: (model: ModelSpec, item: VersionedItem) => boolean;
 }
 
 /** A 32-bit seed derived from parts; the same parts give the same seed on every machine. */
@@ -42,6 +44,7 @@ export function planTrials(input: PlanInput): Trial[] {
   for (const { item, hash } of ordered) {
     const test = tests.get(item.test)!;
     for (const model of models) {
+      if (input.applicable && !input.applicable(model, { item, hash })) continue;
       for (let repeat = 0; repeat < repeats; repeat++) {
         // The same item and repeat get the same seed for every model, so models face the same draw.
         const trialSeed = deriveSeed(seed, hash, repeat);

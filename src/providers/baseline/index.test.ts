@@ -73,3 +73,12 @@ describe('baselines', () => {
     expect(counts.a).toBeLessThan(1100);
   });
 });
+
+describe('baseline capabilities', () => {
+  it('declares the hint each baseline needs, so the planner can skip what it cannot answer', () => {
+    const make = createBaselineModel;
+    expect(make('copy').needsHints).toEqual(['copy']);
+    expect(make('gold').needsHints).toEqual(['gold']);
+    expect(make('random').needsHints).toEqual(['options']);
+  });
+});

@@ -26,6 +26,7 @@ export function createBaselineModel(name: string, settings: BaselineSettings = {
     provider: 'baseline',
     modelId: name,
     isBaseline: true,
+    needsHints: [NEEDS[name as BaselineName]],
     generate: async function generateBaseline(request: ChatRequest): Promise<ChatResult> {
       return baselineResult(name, answer(request, seed));
     },
@@ -36,6 +37,8 @@ export function createBaselineModel(name: string, settings: BaselineSettings = {
 export function baselineResult(name: string, text: string): ChatResult {
   return { text, usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'stop', responseModel: `baseline:${name}`, warnings: [] };
 }
+
+const NEEDS: Record<BaselineName, keyof NonNullable<ChatRequest['hints']>> = { copy: 'copy', gold: 'gold', random: 'options' };
 
 const answers: Record<BaselineName, (request: ChatRequest, seed: number) => string> = {
   copy: request => request.hints?.copy ?? missingHint('copy', 'copy'),

@@ -35,6 +35,7 @@ function wrapOne(inner: ChatModel, middleware: ChatModelMiddleware): ChatModel {
     provider: inner.provider,
     modelId: inner.modelId,
     isBaseline: inner.isBaseline,
+    ...(inner.needsHints ? { needsHints: inner.needsHints } : {}),
     generate: async function generateWrapped(request: ChatRequest, options: GenerateOptions = {}): Promise<ChatResult> {
       const transformed = middleware.transformRequest
         ? await middleware.transformRequest({ request, options, model: inner })

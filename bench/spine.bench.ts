@@ -1,0 +1,37 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchFigure } from './harness.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function worker(args: string[]): { seconds: number; done: number; failed: number; maxRssMB: number } {
+  const r = spawnSync(process.execPath, [join(here, 'spine-worker.js'), ...args], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (r.status !== 0) throw new Error(`spine worker failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as { seconds: number; done: number; failed: number; maxRssMB: number };
+}
+
+/** Spine throughput: 20,000 trials with an instant model, and HTTP calls against a 50 ms server. */
+export default async function spine(): Promise<BenchFigure[]> {
+  const runs = [0, 1, 2].map(() => worker(['instant', '20000']));
+  runs.sort((a, b) => a.seconds - b.seconds);
+  const mid = runs[1]!;
+  if (mid.done !== 20000) throw new Error(`expected 20000 trials done, got ${mid.done}`);
+  const peak = Math.max(...runs.map(r => r.maxRssMB));
+
+  const server = spawn(process.execPath, [join(here, 'slow-server.js'), '50'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>(resolve => server.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+  const requests = 3200;
+  let http;
+  try {
+    http = worker(['http', String(requests), `http://127.0.0.1:${port}/v1`, '64']);
+  } finally {
+    server.kill();
+  }
+  const rate = http.done / http.seconds;
+  return [
+    { name: '20,000 trials: plan, instant model, exact scoring, SQLite storage (median of 3 processes)', ours: mid.seconds, reference: 2, unit: 's', referenceLabel: 'issue #2 limit (promptfoo 0.120: ~110 s for 20,000 echo tests)', target: '< 2 s', met: mid.seconds < 2 },
+    { name: '20,000 trials: peak memory (max RSS of the worker process)', ours: peak, reference: 250, unit: 'MB', referenceLabel: 'issue #2 limit (promptfoo 0.120: ~840 MB)', target: '< 250 MB', met: peak < 250 },
+    { name: `HTTP throughput at concurrency 64 against a 50 ms local server (${requests} requests)`, ours: rate, reference: 1280, unit: 'req/s', referenceLabel: 'latency bound 64 / 0.05 s', target: '>= 95% of 1,280 req/s', met: rate >= 0.95 * 1280 },
+  ];
+}

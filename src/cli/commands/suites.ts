@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { buildSuites, describeBuilders } from '../../suites/build.js';
+import { itemFiles, loadItems } from '../../suites/load.js';
+import { numberFlag, positiveInt } from '../options.js';
+import { packageRoot } from '../package-root.js';
+
+export function registerSuites(program: Command): void {
+  const suites = program.command('suites').description('build and list item suites');
+  suites.command('build')
+    .description('build the tutor suites from licensed sources (no answer is ever written by a model)')
+    .addHelpText('after', () => `\nBuilders and their rules:\n${describeBuilders()}`)
+    .option('--sources <dir>', 'folder of source folders (bunamo/, irish-sentence-bank/, blimp/, or your own of the same format)', 'data/sources')
+    .option('--private <dir>', 'where the full item sets go (keep it out of git)', 'private/suites')
+    .option('--samples <dir>', 'where the 20 public sample items per test, attributions and build reports go', 'data/samples')
+    .option('--seed <n>', 'seed of every sampling choice', '20261129')
+    .option('--per-test <n>', 'items to aim for in each full test set', '200')
+    .action(async (f: { sources: string; private: string; samples: string; seed: string; perTest: string }) => {
+      const report = await buildSuites({
+        sourcesDir: f.sources, privateDir: f.private, samplesDir: f.samples,
+        seed: numberFlag('--seed', f.seed, n => Number.isInteger(n) && n >= 0, 'a whole number >= 0')!,
+        targetPerTest: numberFlag('--per-test', f.perTest, positiveInt, 'a whole number >= 1')!,
+      });
+      for (const suite of report.suites) {
+        for (const t of suite.tests) {
+          const short = t.shortfalls.map(x => `${x.got}/${x.wanted}: ${x.reason}`).join('; ');
+          process.stdout.write(`${suite.suite}/${t.test}\t${t.items} items (${t.public} public)${short ? `\tshortfall ${short}` : ''}\n`);
+        }
+      }
+      process.stdout.write(`full sets in ${f.private}; public samples, attributions and build reports in ${f.samples}\n`);
+    });
+  suites.command('list')
+    .description('list item files and their tests')
+    .argument('[paths...]', 'files or folders (default: the shipped public samples)')
+    .action((paths: string[]) => {
+      const roots = paths.length ? paths : [join(packageRoot(), 'data', 'samples')].filter(p => existsSync(p));
+      for (const file of roots.flatMap(itemFiles)) {
+        const items = loadItems([file]);
+        const byTest = new Map<string, number>();
+        for (const v of items) byTest.set(v.item.test, (byTest.get(v.item.test) ?? 0) + 1);
+        process.stdout.write(`${file}\t${[...byTest].map(([t, n]) => `${t}:${n}`).join(' ')}\n`);
+      }
+    });
+}

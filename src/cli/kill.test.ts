@@ -1,0 +1,80 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+import { runCli, startCli } from './testing/run-cli.js';
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map(s => s.close()));
+});
+
+/** 60 real-shaped grammar items, so the run is long enough to be killed in the middle. */
+function suiteFile(dir: string): string {
+  const lines = Array.from({ length: 60 }, (_, i) => JSON.stringify({
+    id: `kill-${i}`, test: 'grammar_forms', language: 'ga', input: { lemma: `focal${i}`, pos: 'noun', form: 'sgGen', formLabel: 'genitive singular' },
+    accepted: [`focail${i}`], source: { dataset: 'test', key: String(i) }, licence: 'CC0-1.0', evidence: 'synthetic',
+    visibility: 'private', contamination: 'private', human_checked: false,
+  }));
+  const file = join(dir, 'suite.jsonl');
+  writeFileSync(file, lines.join('\n'));
+  return file;
+}
+
+describe('kill -9 in the middle of a run', () => {
+  it('loses no stored response, and the resumed run neither repeats nor misses a trial', async () => {
+    const server = await startOpenAICompatibleServer({
+      reply: req => {
+        const content = JSON.stringify(req.body).match(/focal(\d+)/)?.[1] ?? 'x';
+        return { status: 200, delayMs: 15, body: { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: `focail${content}` }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } } };
+      },
+    });
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-kill-'));
+    const args = ['run', suiteFile(cwd), '-m', 'openai:m', '--repeats', '2', '--base-url', server.baseURL, '--concurrency', '4'];
+    const { child, done } = startCli(args, { cwd });
+    // Kill once a good share of the 120 calls has been answered.
+    await new Promise<void>((resolve, reject) => {
+      const started = Date.now();
+      const poll = setInterval(() => {
+        if (server.requests.length >= 40) {
+          clearInterval(poll);
+          resolve();
+        } else if (Date.now() - started > 30_000) {
+          clearInterval(poll);
+          reject(new Error('the run did not get going'));
+        }
+      }, 5);
+    });
+    child.kill('SIGKILL');
+    const killed = await done;
+    expect(killed.signal).toBe('SIGKILL');
+
+    const db = new Database(join(cwd, '.paideia', 'paideia.db'), { readonly: true });
+    const storedBefore = db.prepare(`SELECT trial_id, result FROM calls WHERE status = 'ok'`).all() as Array<{ trial_id: string; result: string }>;
+    db.close();
+    expect(storedBefore.length).toBeGreaterThan(0);
+    expect(storedBefore.length).toBeLessThan(120);
+    const bodiesBefore = new Map(storedBefore.map(r => [r.trial_id, r.result]));
+    const requestsBefore = server.requests.length;
+
+    const resumed = await runCli(args, { cwd });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const after = new Database(join(cwd, '.paideia', 'paideia.db'), { readonly: true });
+    const calls = after.prepare(`SELECT trial_id, result FROM calls WHERE status = 'ok'`).all() as Array<{ trial_id: string; result: string }>;
+    const trials = (after.prepare('SELECT COUNT(*) AS n FROM trials').get() as { n: number }).n;
+    const scores = after.prepare('SELECT value FROM scores').all() as Array<{ value: number }>;
+    after.close();
+    expect(trials).toBe(120);
+    // exactly one stored answer per trial: nothing duplicated, nothing missing
+    expect(calls.length).toBe(120);
+    expect(new Set(calls.map(c => c.trial_id)).size).toBe(120);
+    // every answer stored before the kill is still there, unchanged
+    for (const [trial, result] of bodiesBefore) expect(calls.find(c => c.trial_id === trial)?.result).toBe(result);
+    // the resumed run asked only for what was not stored (the calls in flight at the kill were lost to the process, not to the store)
+    expect(server.requests.length - requestsBefore).toBe(120 - storedBefore.length);
+    expect(scores.filter(s => s.value === 1)).toHaveLength(120);
+  });
+});

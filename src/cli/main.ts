@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { PaideiaError, ConfigError } from '../core/index.js';
+import { registerDemo } from './commands/demo.js';
+import { registerReport } from './commands/report.js';
+import { registerRun } from './commands/run.js';
+import { registerRuns } from './commands/runs.js';
+import { registerSuites } from './commands/suites.js';
+import { registerModels } from './commands/models.js';
+import { registerRescore } from './commands/rescore.js';
+import { EXIT_CODES as EXIT } from './exit-codes.js';
+
+
+const program = new Command('paideia')
+  .description('Measure how well large language models teach, and whether the scores track learning.')
+  .version('0.1.0')
+  .showHelpAfterError()
+  .exitOverride();
+
+registerDemo(program);
+registerRun(program);
+registerReport(program);
+registerRescore(program);
+registerRuns(program);
+registerSuites(program);
+registerModels(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : EXIT.badInput;
+  } else if (error instanceof ConfigError) {
+    // Setup errors print without a stack: the message says what to fix and where.
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exitCode = EXIT.badInput;
+  } else if (PaideiaError.isInstance(error)) {
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 1;
+  }
+}

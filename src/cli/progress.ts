@@ -1,0 +1,62 @@
+import type { RunEvent } from '../engine/execute.js';
+
+/**
+ * Progress for people: a bar redrawn in place on a terminal, plain log lines (every 10% or 10 s)
+ * otherwise, so CI logs stay readable.
+ */
+export function createProgress(stream: NodeJS.WriteStream = process.stderr): (e: RunEvent) => void {
+  const tty = stream.isTTY === true;
+  let total = 0, done = 0, failed = 0, spent = 0, startDone = 0;
+  let started = Date.now(), lastLog = 0, lastDecile = -1, lastDraw = 0;
+  const line = () => {
+    const finished = done + failed;
+    const rate = (finished - startDone) / Math.max(0.001, (Date.now() - started) / 1000);
+    const eta = rate > 0 ? (total - finished) / rate : Infinity;
+    const width = 24;
+    const filled = total ? Math.round((finished / total) * width) : 0;
+    const bar = tty ? `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ` : '';
+    return `${bar}${finished}/${total} (done ${done}, failed ${failed}) cost $${spent.toFixed(4)} ETA ${Number.isFinite(eta) ? formatSeconds(eta) : '?'}`;
+  };
+  return e => {
+    if (e.type === 'start') {
+      ({ total, done, failed } = e);
+      spent = e.spentUsd;
+      startDone = done + failed;
+      started = Date.now();
+      stream.write(`${e.pending} trial(s) to run; ${e.done} done and ${e.failed} failed before.\n`);
+      return;
+    }
+    if (e.type === 'stop') {
+      stream.write(`${tty ? '\n' : ''}stopping: ${e.reason === 'cost-cap' ? 'the next call could pass the cost cap' : 'interrupted'}; everything done so far is stored.\n`);
+      return;
+    }
+    if (e.type === 'retry') {
+      if (!tty) stream.write(`retry ${e.attempt} of trial ${e.trial.id} in ${Math.round(e.delayMs)} ms: ${e.error}\n`);
+      return;
+    }
+    if (e.status === 'done') done++;
+    else failed++;
+    spent = e.spentUsd;
+    const now = Date.now();
+    const finished = done + failed;
+    if (tty) {
+      if (now - lastDraw > 80 || finished === total) {
+        stream.write(`\r${line()}\x1b[K${finished === total ? '\n' : ''}`);
+        lastDraw = now;
+      }
+      return;
+    }
+    const decile = total ? Math.floor((finished / total) * 10) : 0;
+    if (decile !== lastDecile || now - lastLog > 10_000) {
+      stream.write(`${line()}\n`);
+      lastDecile = decile;
+      lastLog = now;
+    }
+  };
+}
+
+function formatSeconds(s: number): string {
+  if (s < 60) return `${Math.ceil(s)}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(Math.ceil(s % 60)).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}

@@ -1,0 +1,132 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+import { runCli } from './testing/run-cli.js';
+
+const suite = new URL('./__fixtures__/mini-suite.jsonl', import.meta.url).pathname;
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map(s => s.close()));
+});
+
+function workdir(): string {
+  return mkdtempSync(join(tmpdir(), 'paideia-cli-'));
+}
+
+function completion(content: string, usage = { prompt_tokens: 10, completion_tokens: 5 }) {
+  return { status: 200, body: { id: 'c', object: 'chat.completion', model: 'tutor-1', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } };
+}
+
+async function reportJson(cwd: string, runId: string) {
+  const r = await runCli(['report', runId, '--format', 'json', '--out', 'r.json'], { cwd });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(readFileSync(join(cwd, 'r.json'), 'utf8')) as {
+    cells: Array<{ model: string; test: string; mean: number | null; n: number; failed: number }>;
+    models: Array<{ alias: string; isBaseline: boolean; costUsd: number }>;
+  };
+}
+
+describe('paideia run', () => {
+  it('runs baselines; gold scores 100% on the rule-marked tests and copy is the floor', async () => {
+    const cwd = workdir();
+    const r = await runCli(['run', suite, '-m', 'baseline:gold', '-m', 'baseline:copy', '--repeats', '2'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const runId = r.stdout.trim();
+    const report = await reportJson(cwd, runId);
+    for (const test of ['grammar_forms', 'tutor_accuracy']) {
+      expect(report.cells.find(c => c.model === 'baseline:gold' && c.test === test)?.mean).toBe(1);
+    }
+    expect(report.cells.find(c => c.model === 'baseline:copy' && c.test === 'grammar_forms')?.mean).toBeCloseTo(1 / 3, 10);
+    // copy is right exactly on the error-free tutor item
+    expect(report.cells.find(c => c.model === 'baseline:copy' && c.test === 'tutor_accuracy')?.mean).toBe(0.5);
+    expect(report.models.every(m => m.isBaseline)).toBe(true);
+    // the same command again resumes the same run and calls nothing
+    const again = await runCli(['run', suite, '-m', 'baseline:gold', '-m', 'baseline:copy', '--repeats', '2'], { cwd });
+    expect(again.stdout.trim()).toBe(runId);
+    expect(again.stderr).toMatch(/0 trial\(s\) to run; 20 done/);
+  });
+
+  it('exits 2 naming file, line and field for a bad item file, and runs nothing', async () => {
+    const cwd = workdir();
+    const bad = join(cwd, 'bad.jsonl');
+    const lines = readFileSync(suite, 'utf8').trim().split('\n');
+    const broken = JSON.parse(lines[1]!) as Record<string, unknown>;
+    delete broken.licence;
+    writeFileSync(bad, [lines[0], JSON.stringify(broken), '{oops'].join('\n'));
+    const r = await runCli(['run', bad, '-m', 'baseline:gold'], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${bad}:2, field "licence"`);
+    expect(r.stderr).toContain(`${bad}:3: not valid JSON`);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('exits 2 on a bad model spec with the expected format', async () => {
+    const r = await runCli(['run', suite, '-m', 'gpt-4.1'], { cwd: workdir() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/field "--model".*expected "provider:model"/);
+  });
+
+  it('runs against an OpenAI-compatible server, prices the calls and escapes model text in the report', async () => {
+    const payload = '<script>alert("pwned")</script><img src=x onerror=alert(1)>';
+    const server = await startOpenAICompatibleServer({ reply: () => completion(payload) });
+    servers.push(server);
+    const cwd = workdir();
+    const prices = join(cwd, 'prices.json');
+    writeFileSync(prices, JSON.stringify({ source: 'test', date: '2026-11-29', models: { 'openai:tutor-1': { input: 1000, output: 2000 } } }));
+    const r = await runCli(['run', suite, '-m', 'openai:tutor-1', '-m', 'baseline:gold', '--repeats', '1', '--prices', prices, '--base-url', server.baseURL, '--report', 'report.html'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(server.requests).toHaveLength(5);
+    const html = readFileSync(join(cwd, 'report.html'), 'utf8');
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<img/i);
+    expect(html).toContain('&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;');
+    expect(html).toContain("Content-Security-Policy");
+    const report = await reportJson(cwd, r.stdout.trim());
+    // 5 calls x (10 input x $1000/M + 5 output x $2000/M) = 5 x 0.02
+    expect(report.models.find(m => m.alias === 'openai:tutor-1')?.costUsd).toBeCloseTo(0.1, 10);
+  });
+
+  it('keeps provider failures apart from wrong answers (exit 1) and retries only them', async () => {
+    let healthy = false;
+    const server = await startOpenAICompatibleServer({
+      reply: req => (healthy || !JSON.stringify(req.body).includes('Aetópach') ? completion('Aetópaigh') : { status: 500, body: { error: { message: 'upstream broke' } } }),
+    });
+    servers.push(server);
+    const cwd = workdir();
+    const args = ['run', suite, '-m', 'openai:tutor-1', '--repeats', '1', '--base-url', server.baseURL, '--max-attempts', '2'];
+    const first = await runCli(args, { cwd });
+    expect(first.code, first.stderr).toBe(1);
+    expect(first.stderr).toMatch(/2 trial\(s\) failed/);
+    const runId = first.stdout.trim();
+    const report = await reportJson(cwd, runId);
+    const gf = report.cells.find(c => c.test === 'grammar_forms')!;
+    expect([gf.n, gf.failed, gf.mean]).toEqual([1, 2, 0]);
+    const before = server.requests.length;
+    expect(before).toBe(3 + 2 * 2); // 3 good calls, 2 failing trials x 2 attempts
+    healthy = true;
+    const retried = await runCli(['run', '--resume', runId, '--retry-errors', '--base-url', server.baseURL], { cwd });
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(server.requests.length - before).toBe(2);
+  });
+
+  it('stops at the cost cap with exit 3 and resumes without repeating a call', async () => {
+    const server = await startOpenAICompatibleServer({ reply: () => completion('Aetópaigh', { prompt_tokens: 100, completion_tokens: 100 }) });
+    servers.push(server);
+    const cwd = workdir();
+    const prices = join(cwd, 'prices.json');
+    // $0.01 per call of 100 + 100 tokens at $50/M both ways
+    writeFileSync(prices, JSON.stringify({ source: 'test', date: '2026-11-29', models: { 'openai:tutor-1': { input: 50, output: 50 } } }));
+    const args = ['run', suite, '-m', 'openai:tutor-1', '--repeats', '2', '--prices', prices, '--base-url', server.baseURL, '--max-tokens', '100', '--concurrency', '1'];
+    const capped = await runCli([...args, '--cost-cap', '0.035'], { cwd });
+    expect(capped.code, capped.stderr).toBe(3);
+    expect(capped.stderr).toMatch(/cost cap/);
+    const spent = server.requests.length;
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThan(10);
+    const resumed = await runCli([...args, '--cost-cap', '10'], { cwd });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(server.requests.length).toBe(10);
+  });
+});

@@ -1,0 +1,33 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const CLI_ENTRY = fileURLToPath(new URL('../main.ts', import.meta.url));
+// Resolved from here, not from the child's working folder (tests run it in empty temp folders).
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Start the real CLI (TypeScript source through tsx) as a child process. */
+export function startCli(args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv }): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI_ENTRY, ...args], {
+    cwd: o.cwd,
+    env: { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', ...o.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>(resolve => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
+}
+
+export function runCli(args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+  return startCli(args, o).done;
+}
