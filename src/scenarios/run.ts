@@ -31,6 +31,8 @@ export interface RunScenarioOptions {
   createModel?: (model: ScenarioModel, variant: ScenarioVariant) => ChatModel;
   /** Network for the default models (tests point it at local servers). */
   fetch?: FetchFunction;
+  /** Where the default models read provider variables (OPENAI_BASE_URL, ...). Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
   /** Judge finished dialogues after running them (default true). */
   judge?: boolean;
   /** Continue failed dialogues from their failed turn (default false: a resume leaves them failed). */
@@ -117,7 +119,7 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
   })));
   await store.setRunStatus(runId, 'running');
 
-  const build = o.createModel ?? ((m: ScenarioModel) => buildChatModel(m, { retry: scenario.globals.retry, ...(o.fetch ? { fetch: o.fetch } : {}) }));
+  const build = o.createModel ?? ((m: ScenarioModel) => buildChatModel(m, { retry: scenario.globals.retry, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.env ? { env: o.env } : {}) }));
   const modelCache = new Map<string, ChatModel>();
   const modelFor = (variant: ScenarioVariant, alias: string): ChatModel => {
     const key = `${variant.label}\u0000${alias}`;

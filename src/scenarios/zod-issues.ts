@@ -20,6 +20,8 @@ export function zodIssues(source: YamlSource, schema: z.ZodType, issues: Readonl
       const best = branches.find(list => list.length > 0);
       if (best && best.length > 0) out.push(...zodIssues(source, schema, best.map(i => ({ ...i, path: [...path, ...i.path] }))));
       else out.push(source.issue(path, issue.message));
+    } else if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message) && path.length > 0) {
+      out.push(source.issue(path, `missing required key "${String(path[path.length - 1])}" (expected ${issue.expected})`));
     } else {
       out.push(source.issue(path, issue.message));
     }

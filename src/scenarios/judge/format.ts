@@ -67,7 +67,11 @@ export function checkAnswer(value: unknown, fields: ReadonlyArray<FormatField>, 
         if (f.type === 'int' && !Number.isInteger(n)) { problems.push(`${name} must be a whole number, got ${n}`); break; }
         const lo = Math.max(f.min ?? -Infinity, f.scale?.min ?? -Infinity);
         const hi = Math.min(f.max ?? Infinity, f.scale?.max ?? Infinity);
-        if (n < lo || n > hi) { problems.push(`${name} must be between ${lo} and ${hi}, got ${n}`); break; }
+        if (n < lo || n > hi) {
+          const range = lo === -Infinity ? `at most ${hi}` : hi === Infinity ? `at least ${lo}` : `between ${lo} and ${hi}`;
+          problems.push(`${name} must be ${range}, got ${n}`);
+          break;
+        }
         out[f.field] = n;
         break;
       }
