@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseModelSpec } from '../core/model-spec.js';
@@ -354,7 +355,6 @@ describe('scenarioJsonSchema', () => {
   });
 });
 
-import { writeFileSync } from 'node:fs';
 function writeScenario(dir: string, name: string, text: string): void {
   writeFileSync(join(dir, name), text);
 }

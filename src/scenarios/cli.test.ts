@@ -1,0 +1,83 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { registerScenario, scenarioRunCommand, scenarioValidateCommand, type ScenarioIO } from '../cli/commands/scenario.js';
+import { LOOP_SCENARIO, scenarioDir } from './testing/fixtures.js';
+
+function capture(env?: NodeJS.ProcessEnv): ScenarioIO & { out: string; err: string } {
+  const io = { out: '', err: '', stdout: (t: string) => { io.out += t; }, stderr: (t: string) => { io.err += t; }, ...(env ? { env } : {}) };
+  return io;
+}
+
+const SCRIPTED = LOOP_SCENARIO
+  .replace('tutor: { type: openai, model: tutor-model, api_base: http://127.0.0.1:9/v1 }', 'tutor: { type: baseline, model: script, script: s.json }')
+  .replace('learner: { type: openai, model: learner-model, api_base: http://127.0.0.1:9/v1 }', 'learner: { type: baseline, model: script, script: s.json }')
+  .replace('judge: { type: openai, model: judge-model, api_base: http://127.0.0.1:9/v1 }', 'judge: { type: baseline, model: script, script: s.json, api_key: "${SCRIPT_KEY}" }');
+const SCRIPT = JSON.stringify({ byRole: { teacher: ['Why?', 'Yes. <end>'], student: ['Because.'], judge: ['<json>{"clarity": 4, "warmth": 4, "comment": "ok"}</json>'] }, onEnd: 'repeat-last' });
+
+describe('paideia scenario (commands)', () => {
+  afterEach(() => {
+    process.exitCode = undefined;
+    vi.restoreAllMocks();
+  });
+
+  it('validate prints one file:line, field: message per problem and exits 2', async () => {
+    const dir = scenarioDir({ 'bad.yaml': SCRIPTED.replace('globals:', 'globls:').replace('{persona} on', '{persona} on {topic}'), 's.json': SCRIPT });
+    const io = capture({ SCRIPT_KEY: 'k' });
+    expect(await scenarioValidateCommand(join(dir, 'bad.yaml'), {}, io)).toBe(2);
+    expect(io.err).toBe(`${join(dir, 'bad.yaml')}:2, field "globls": unknown key "globls"; did you mean "globals"?\n`);
+    const io2 = capture({ SCRIPT_KEY: 'k' });
+    const dir2 = scenarioDir({ 'bad.yaml': SCRIPTED.replace('{persona} on', '{persona} on {topic}'), 's.json': SCRIPT });
+    expect(await scenarioValidateCommand(join(dir2, 'bad.yaml'), {}, io2)).toBe(2);
+    expect(io2.err).toMatch(/bad\.yaml:14, field "agents\.teacher\.prompt\.0\.content": unknown variable \{topic\} in prompt 0 of agent "teacher"/);
+  });
+
+  it('validate reports a missing variable and a bad --model by name, and says ok for a good file', async () => {
+    const dir = scenarioDir({ 'ok.yaml': SCRIPTED, 's.json': SCRIPT });
+    const missing = capture({});
+    expect(await scenarioValidateCommand(join(dir, 'ok.yaml'), {}, missing)).toBe(2);
+    expect(missing.err).toMatch(/field "models\.judge\.api_key": environment variable SCRIPT_KEY is not set/);
+    const badSpec = capture({ SCRIPT_KEY: 'k' });
+    expect(await scenarioValidateCommand(join(dir, 'ok.yaml'), { model: ['openai:gpt-4.1'] }, badSpec)).toBe(2);
+    expect(badSpec.err).toMatch(/field "--model": "openai:gpt-4.1" names no scenario model/);
+    const ok = capture({ SCRIPT_KEY: 'k' });
+    expect(await scenarioValidateCommand(join(dir, 'ok.yaml'), {}, ok)).toBe(0);
+    expect(ok.out).toMatch(/ok: scenario "loop", 4 task\(s\), agents teacher, student, under test: teacher \(tutor\), judges: judge/);
+  });
+
+  it('run stores and judges; --resume needs a stored run; exit codes follow the contract', async () => {
+    const dir = scenarioDir({ 'ok.yaml': SCRIPTED, 's.json': SCRIPT });
+    const store = `sqlite:${join(dir, 'p.db')}`;
+    const resumeFirst = capture({ SCRIPT_KEY: 'k' });
+    expect((await scenarioRunCommand(join(dir, 'ok.yaml'), { store, judge: true, resume: true }, resumeFirst)).exitCode).toBe(2);
+    expect(resumeFirst.err).toMatch(/field "--resume": no stored run scn-[0-9a-f]+ of this scenario/);
+    const io = capture({ SCRIPT_KEY: 'k' });
+    const first = await scenarioRunCommand(join(dir, 'ok.yaml'), { store, judge: true, report: join(dir, 'r.json') }, io);
+    expect(first.exitCode).toBe(0);
+    expect(io.err).toMatch(/4 ended, 0 capped, 0 failed, 0 pending dialogue\(s\); judgments: 4 new, 0 stored/);
+    const resumed = capture({ SCRIPT_KEY: 'k' });
+    expect(await scenarioRunCommand(join(dir, 'ok.yaml'), { store, judge: true, resume: true }, resumed)).toEqual({ runId: first.runId, exitCode: 0 });
+    expect(resumed.err).toMatch(/judgments: 0 new, 4 stored/);
+    const interrupted = new AbortController();
+    interrupted.abort();
+    const stopped = capture({ SCRIPT_KEY: 'k' });
+    const other = join(dir, 'other.yaml');
+    writeFileSync(other, SCRIPTED.replace('persona: [Ana, Ben]', 'persona: [Cy]'));
+    expect((await scenarioRunCommand(other, { store, judge: true }, stopped, interrupted.signal)).exitCode).toBe(3);
+    expect(stopped.err).toMatch(/resume with: paideia scenario run .*other\.yaml --resume/);
+  });
+
+  it('registers validate, run, schema and report under `scenario`; schema prints the JSON Schema', async () => {
+    const program = new Command('paideia').exitOverride();
+    registerScenario(program);
+    const scenario = program.commands.find(c => c.name() === 'scenario')!;
+    expect(scenario.commands.map(c => c.name())).toEqual(['validate', 'run', 'schema', 'report']);
+    let out = '';
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { out += String(chunk); return true; });
+    await program.parseAsync(['node', 'paideia', 'scenario', 'schema']);
+    const schema = JSON.parse(out) as { title: string; properties: Record<string, unknown> };
+    expect(schema.title).toBe('Paideia scenario');
+    expect(Object.keys(schema.properties)).toEqual(['name', 'description', 'globals', 'models', 'agents', 'directions', 'tasks', 'evaluation', 'mcps']);
+  });
+});
