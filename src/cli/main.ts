@@ -8,6 +8,7 @@ import { registerRuns } from './commands/runs.js';
 import { registerSuites } from './commands/suites.js';
 import { registerModels } from './commands/models.js';
 import { registerRescore } from './commands/rescore.js';
+import { registerScenario } from './commands/scenario.js';
 import { EXIT_CODES as EXIT } from './exit-codes.js';
 
 
@@ -24,6 +25,7 @@ registerRescore(program);
 registerRuns(program);
 registerSuites(program);
 registerModels(program);
+registerScenario(program);
 
 try {
   await program.parseAsync(process.argv);

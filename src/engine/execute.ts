@@ -84,15 +84,16 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
   o.signal?.addEventListener('abort', () => stop('interrupt'), { once: true });
   if (o.signal?.aborted) stop('interrupt');
 
-  async function runTrial(trial: Trial, state: TrialState): Promise<{ outcome: 'done' | 'failed' | 'pending'; costUsd: number }> {
+  async function runTrial(trial: Trial, state: TrialState): Promise<{ outcome: 'done' | 'failed' | 'pending'; costUsd: number; committed: Promise<unknown> }> {
     const item = o.items.get(trial.itemHash)!;
     const test = o.tests.get(trial.test)!;
     const model = o.models.get(trial.modelAlias)!;
     // A retried failed trial restarts at its failed step; finished steps are kept.
     const results = [...state.results];
+    const writes: Array<Promise<void>> = [];
     let trialCost = 0;
     for (let step = results.length; ; step++) {
-      if (stoppedBy) return { outcome: 'pending', costUsd: trialCost };
+      if (stoppedBy) return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
       const rendered = test.render(item, results);
       if (!rendered) break;
       const request: ChatRequest = {
@@ -113,7 +114,7 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
         const estimate = o.cost.estimate(trial.modelAlias, request);
         if (o.costCapUsd !== undefined && estimate > 0 && spent + inFlight + estimate > o.costCapUsd) {
           stop('cost-cap');
-          return { outcome: 'pending', costUsd: trialCost };
+          return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
         }
         inFlight += estimate;
         attempts = 1;
@@ -128,16 +129,16 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
         } catch (error) {
           inFlight -= estimate;
           // An interrupted call is not a failure: the trial stays pending for --resume.
-          if (o.signal?.aborted) return { outcome: 'pending', costUsd: trialCost };
+          if (o.signal?.aborted) return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
           const e = error instanceof ProviderCallError ? error : undefined;
-          await o.store.saveCall(record(trial, step, requestHash, request, {
+          writes.push(o.store.saveCall(record(trial, step, requestHash, request, {
             status: 'error', attempts, latencyMs: performance.now() - started, costUsd: 0, cached: false,
             error: {
               name: (error as Error).name ?? 'Error', message: (error as Error).message ?? String(error),
               ...(e ? { kind: e.kind } : {}), ...(e?.statusCode !== undefined ? { statusCode: e.statusCode } : {}),
             },
-          }));
-          return { outcome: 'failed', costUsd: trialCost };
+          })));
+          return { outcome: 'failed', costUsd: trialCost, committed: Promise.all(writes) };
         }
         inFlight -= estimate;
         costUsd = o.cost.costOf(trial.modelAlias, result.usage);
@@ -145,26 +146,35 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
         trialCost += costUsd;
       }
       memo.set(requestHash, result);
-      await o.store.saveCall(record(trial, step, requestHash, request, {
+      // Queued at once; the store commits it within this turn of the event loop. The trial waits
+      // for all its writes at the end, so one commit can carry many trials' rows.
+      writes.push(o.store.saveCall(record(trial, step, requestHash, request, {
         status: 'ok', result, attempts, latencyMs: cached ? 0 : performance.now() - started, costUsd, cached,
-      }));
+      })));
       results.push(result);
     }
-    await o.store.saveScores(await scoreTrial(trial, item, results, o.scorers.get(trial.test) ?? []));
-    return { outcome: 'done', costUsd: trialCost };
+    writes.push(o.store.saveScores(await scoreTrial(trial, item, results, o.scorers.get(trial.test) ?? [])));
+    return { outcome: 'done', costUsd: trialCost, committed: Promise.all(writes) };
   }
 
   await Promise.all(
     [...queues].map(async ([provider, queue]) => {
       let next = 0;
+      // A worker starts its next trial while the last one's rows commit (at most one behind), so
+      // one commit carries many trials; a trial counts as finished only once its rows are stored.
       const worker = async () => {
+        let behind: Promise<unknown> = Promise.resolve();
         while (!stoppedBy && next < queue.length) {
           const trial = queue[next++]!;
-          const { outcome, costUsd } = await runTrial(trial, states.get(trial.id)!);
-          if (outcome === 'pending') continue;
-          count[outcome]++;
-          o.onEvent?.({ type: 'trial', trial, status: outcome, costUsd, spentUsd: spent });
+          const { outcome, costUsd, committed } = await runTrial(trial, states.get(trial.id)!);
+          await behind;
+          behind = committed.then(() => {
+            if (outcome === 'pending') return;
+            count[outcome]++;
+            o.onEvent?.({ type: 'trial', trial, status: outcome, costUsd, spentUsd: spent });
+          });
         }
+        await behind;
       };
       const workers = Math.max(1, Math.min(o.concurrency(provider), queue.length));
       await Promise.all(Array.from({ length: workers }, worker));

@@ -1,3 +1,4 @@
+import { defaultFetch } from '../shared/node-fetch.js';
 import { z } from 'zod';
 import type { CallWarning, ChatModel, ChatRequest, ChatResult, GenerateOptions, ToolCall } from '../../core/chat-model.js';
 import type { JsonObject } from '../../core/json.js';
@@ -36,7 +37,7 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
   const env = settings.env ?? process.env;
   const baseURL = (settings.baseURL ?? env.ANTHROPIC_BASE_URL ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, '');
   const apiKey = settings.apiKey ?? env.ANTHROPIC_API_KEY;
-  const fetchFn = settings.fetch ?? globalThis.fetch;
+  const fetchFn = settings.fetch ?? defaultFetch();
   const timeoutMs = settings.timeoutMs ?? 120_000;
   const defaultMaxTokens = settings.defaultMaxTokens ?? 1024;
   const url = `${baseURL}/v1/messages`;

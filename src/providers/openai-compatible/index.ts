@@ -1,3 +1,4 @@
+import { defaultFetch } from '../shared/node-fetch.js';
 import { z } from 'zod';
 import type { CallWarning, ChatModel, ChatRequest, ChatResult, GenerateOptions, ToolCall } from '../../core/chat-model.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
@@ -48,7 +49,7 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
   const baseURL = (settings.baseURL ?? env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
   const apiKey = settings.apiKey ?? env[apiKeyEnv];
   const provider = settings.provider ?? 'openai';
-  const fetchFn = settings.fetch ?? globalThis.fetch;
+  const fetchFn = settings.fetch ?? defaultFetch();
   const timeoutMs = settings.timeoutMs ?? 120_000;
   const url = `${baseURL}/chat/completions`;
   const label = `OpenAI-compatible API at ${baseURL}`;
