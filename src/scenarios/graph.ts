@@ -1,5 +1,6 @@
 import type { ConfigIssue } from '../core/errors.js';
-import { bindRouter, DirectionSyntaxError, parseDirection, type NodeRef } from './router.js';
+import { DirectionSyntaxError, parseDirection, type NodeRef } from './router.js';
+import { bindRouter } from './routers.js';
 import type { DialogueGraph, Edge } from './types.js';
 import type { YamlSource } from './yaml-source.js';
 import { closest } from './zod-issues.js';

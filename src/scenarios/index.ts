@@ -1,6 +1,7 @@
 export { loadScenario, parseScenario, redactConfig, type LoadScenarioOptions } from './load.js';
 export { ScenarioFileSchema, scenarioJsonSchema, type ScenarioFile } from './schema.js';
-export { parseDirection, bindRouter, tokenize, DirectionSyntaxError, ROUTER_NAMES, type RouteContext, type BoundRouter } from './router.js';
+export { parseDirection, tokenize, DirectionSyntaxError, type ParsedDirection } from './router.js';
+export { bindRouter, ROUTER_NAMES, type RouteContext, type BoundRouter } from './routers.js';
 export { memoryWindow, stripReasoning, type DialogueMessage, type MemorySettings } from './memory.js';
 export { parseCsv, CsvSyntaxError } from './csv.js';
 export { runScenario, planScenarioTrials, scenarioRunId, scenarioTest, type RunScenarioOptions, type ScenarioRunSummary, type ScenarioEvent } from './run.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bindRouter, DirectionSyntaxError, parseDirection, ROUTER_NAMES, type RouteContext } from './router.js';
+import { DirectionSyntaxError, parseDirection } from './router.js';
+import { bindRouter, ROUTER_NAMES, type RouteContext } from './routers.js';
 
 function errorOf(line: string, bind = false): DirectionSyntaxError {
   try {

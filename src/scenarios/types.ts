@@ -2,7 +2,7 @@ import type { ChatMessage, ChatParams } from '../core/chat-model.js';
 import type { JsonObject } from '../core/json.js';
 import type { ModelSpec } from '../core/model-spec.js';
 import type { MemorySettings } from './memory.js';
-import type { BoundRouter } from './router.js';
+import type { BoundRouter } from './routers.js';
 import type { FormatFieldInput } from './schema.js';
 
 /** A model of the scenario, with `${ENV}` substituted and any `--model` override applied. */
