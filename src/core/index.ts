@@ -11,3 +11,4 @@ export * from './test-definition.js';
 export * from './run-record.js';
 export * from './prices.js';
 export * from './store.js';
+export * from './jsonl.js';

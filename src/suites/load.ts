@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, ItemSchema, contentHash, type ConfigIssue, type Item, type VersionedItem } from '../core/index.js';
+import { ConfigError, ItemSchema, contentHash, parseJsonlLines, type ConfigIssue, type Item, type VersionedItem } from '../core/index.js';
 
 /** Every `.jsonl` file a path names: the file itself, or those under a folder, sorted for a stable order. */
 export function itemFiles(path: string): string[] {
@@ -31,23 +31,13 @@ export function loadItems(paths: string[]): VersionedItem[] {
   const files = paths.flatMap(itemFiles);
   if (files.length === 0) throw new ConfigError([{ file: paths.join(', '), message: 'no .jsonl item files found' }]);
   for (const file of files) {
-    const lines = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
-    lines.forEach((text, i) => {
-      const line = i + 1;
-      if (!text.trim()) return;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(text);
-      } catch (e) {
-        issues.push({ file, line, message: `not valid JSON (${(e as Error).message})` });
-        return;
-      }
-      const parsed = ItemSchema.safeParse(raw);
+    for (const { value, line } of parseJsonlLines(readFileSync(file, 'utf8'), file, issues)) {
+      const parsed = ItemSchema.safeParse(value);
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
           issues.push({ file, line, field: issue.path.join('.') || undefined, message: issue.message });
         }
-        return;
+        continue;
       }
       const item: Item = parsed.data;
       const key = `${item.test}\u0000${item.id}`;
@@ -55,7 +45,7 @@ export function loadItems(paths: string[]): VersionedItem[] {
       if (first) issues.push({ file, line, field: 'id', message: `duplicate id "${item.id}" in test ${item.test} (first at ${first})` });
       else seen.set(key, `${file}:${line}`);
       items.push({ item, hash: contentHash(item), file, line });
-    });
+    }
   }
   if (issues.length) throw new ConfigError(issues);
   return items;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ChatModel, ChatRequest, ChatResult } from '../../core/chat-model.js';
 import { ConfigError, ProviderCallError } from '../../core/errors.js';
+import { parseJsonlLines } from '../../core/jsonl.js';
 import { baselineResult } from '../baseline/index.js';
 
 /**
@@ -90,24 +91,16 @@ function parseJson(file: string, text: string): ScriptTurns {
 function parseJsonl(file: string, text: string): ScriptTurns {
   const turns: ScriptTurns = {};
   const issues: ConfigError['issues'] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
-    if (raw.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      issues.push({ file, line: i + 1, message: `not valid JSON: ${(error as Error).message}` });
-      return;
-    }
+  for (const { value, line: lineNo } of parseJsonlLines(text, file, issues)) {
     const checked = lineSchema.safeParse(value);
     if (!checked.success) {
-      issues.push({ file, line: i + 1, message: 'expected a string or {"role": "...", "text": "..."}' });
-      return;
+      issues.push({ file, line: lineNo, message: 'expected a string or {"role": "...", "text": "..."}' });
+      continue;
     }
     const line = checked.data;
     if (typeof line === 'string' || line.role === undefined) (turns.default ??= []).push(typeof line === 'string' ? line : line.text);
     else ((turns.byRole ??= {})[line.role] ??= []).push(line.text);
-  });
+  }
   if (issues.length > 0) throw new ConfigError(issues);
   return turns;
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, type ConfigIssue } from '../../core/index.js';
+import { ConfigError, parseJsonlLines, type ConfigIssue } from '../../core/index.js';
 
 /**
  * One BLiMP minimal pair, as in `blimp/data/<UID>.jsonl` (data/sources/blimp/README.md).
@@ -63,37 +63,25 @@ export function parseBlimpJsonl(text: string, file: string): BlimpRecord[] {
   const issues: ConfigIssue[] = [];
   const records: BlimpRecord[] = [];
   const seen = new Map<string, number>();
-  text
-    .replace(/^\uFEFF/, '')
-    .split(/\r?\n/)
-    .forEach((raw, i) => {
-      const line = i + 1;
-      if (!raw.trim()) return;
-      let json: unknown;
-      try {
-        json = JSON.parse(raw);
-      } catch (e) {
-        issues.push({ file, line, message: `not valid JSON (${(e as Error).message})` });
-        return;
+  for (const { value, line } of parseJsonlLines(text, file, issues)) {
+    const parsed = BlimpRecordSchema.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        issues.push({ file, line, field: issue.path.join('.') || undefined, message: issue.message });
       }
-      const parsed = BlimpRecordSchema.safeParse(json);
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          issues.push({ file, line, field: issue.path.join('.') || undefined, message: issue.message });
-        }
-        return;
-      }
-      const record = parsed.data;
-      const first = records[0];
-      if (first && record.UID !== first.UID) {
-        issues.push({ file, line, field: 'UID', message: `UID "${record.UID}" differs from "${first.UID}" earlier in the file; one file holds one paradigm` });
-      }
-      const earlier = seen.get(record.pairID);
-      if (earlier !== undefined) {
-        issues.push({ file, line, field: 'pairID', message: `duplicate pairID "${record.pairID}" (first at line ${earlier})` });
-      } else seen.set(record.pairID, line);
-      records.push(record);
-    });
+      continue;
+    }
+    const record = parsed.data;
+    const first = records[0];
+    if (first && record.UID !== first.UID) {
+      issues.push({ file, line, field: 'UID', message: `UID "${record.UID}" differs from "${first.UID}" earlier in the file; one file holds one paradigm` });
+    }
+    const earlier = seen.get(record.pairID);
+    if (earlier !== undefined) {
+      issues.push({ file, line, field: 'pairID', message: `duplicate pairID "${record.pairID}" (first at line ${earlier})` });
+    } else seen.set(record.pairID, line);
+    records.push(record);
+  }
   if (issues.length) throw new ConfigError(issues);
   return records;
 }
