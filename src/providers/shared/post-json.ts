@@ -2,8 +2,16 @@ import { ProviderCallError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { parseRetryAfter } from './retry-after.js';
 
+/** The part of a fetch Response the providers read; the global `Response` has it. */
+export interface FetchResponse {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly headers: Pick<Headers, 'get'>;
+  text(): Promise<string>;
+}
+
 /** A `fetch` compatible with the global one; injected so tests and proxies can replace the network. */
-export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
+export type FetchFunction = (input: string, init: RequestInit) => Promise<FetchResponse>;
 
 export interface PostJsonArgs {
   fetch: FetchFunction;
@@ -45,7 +53,7 @@ export async function postJson(args: PostJsonArgs): Promise<JsonObject> {
   const onCallerAbort = () => controller.abort(callerSignal!.reason);
   callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
 
-  let response: Response;
+  let response: FetchResponse;
   let text: string;
   try {
     response = await args.fetch(args.url, {
@@ -104,7 +112,7 @@ export async function postJson(args: PostJsonArgs): Promise<JsonObject> {
   return body;
 }
 
-function httpError(args: PostJsonArgs, status: number, headers: Headers, text: string): ProviderCallError {
+function httpError(args: PostJsonArgs, status: number, headers: Pick<Headers, 'get'>, text: string): ProviderCallError {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

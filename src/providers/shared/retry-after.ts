@@ -3,7 +3,7 @@
  * `retry-after-ms` (sent by OpenAI and Anthropic) is more precise than `retry-after`, so it wins.
  * `retry-after` may be delta-seconds or an HTTP-date (RFC 9110 §10.2.3); a date in the past means 0.
  */
-export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(headers: Pick<Headers, 'get'>, now: number = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '') {
     const value = Number(ms);
