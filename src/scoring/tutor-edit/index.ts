@@ -20,6 +20,22 @@ export function extractJsonObject(text: string): unknown {
   return JSON.parse(body.slice(start, end + 1));
 }
 
+/** The tutor answer as the `tutor-edit` scorer reads it. */
+export type ParsedTutorAnswer = z.infer<typeof AnswerSchema>;
+
+/**
+ * Parse a tutor_accuracy reply (code fences and text around the JSON tolerated). Never throws:
+ * an unparseable reply comes back with the reason, which marking records.
+ */
+export function parseTutorAnswer(text: string): { ok: true; answer: ParsedTutorAnswer } | { ok: false; reason: string } {
+  try {
+    return { ok: true, answer: AnswerSchema.parse(extractJsonObject(text)) };
+  } catch (e) {
+    const why = e instanceof z.ZodError ? e.issues.map(i => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ') : (e as Error).message;
+    return { ok: false, reason: `unparseable answer: ${why}` };
+  }
+}
+
 /**
  * The tutor test's marking: correct only when the model found and fixed the error and changed
  * nothing else (token-level edit comparison), or, for a correct sentence, said so and left it
@@ -33,13 +49,9 @@ export function tutorEditScorer(args: JsonObject = {}): Scorer {
       const key = item.answer as { has_error?: boolean; corrected_sentence?: string } | undefined;
       const expected = key?.corrected_sentence ?? item.accepted?.[0] ?? sentence;
       const hasError = key?.has_error ?? !matchesAccepted(expected, [sentence]).matched;
-      let parsed;
-      try {
-        parsed = AnswerSchema.parse(extractJsonObject(outputs.at(-1) ?? ''));
-      } catch (e) {
-        const why = e instanceof z.ZodError ? e.issues.map(i => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ') : (e as Error).message;
-        return { value: 0, reason: `unparseable answer: ${why}` };
-      }
+      const read = parseTutorAnswer(outputs.at(-1) ?? '');
+      if (!read.ok) return { value: 0, reason: read.reason };
+      const parsed = read.answer;
       const details: JsonObject = { modelSaysError: parsed.has_error, hasError };
       if (!hasError) {
         if (parsed.has_error) return { value: 0, reason: 'flagged an error in a correct sentence', details };
@@ -48,7 +60,7 @@ export function tutorEditScorer(args: JsonObject = {}): Scorer {
       }
       if (!parsed.has_error) return { value: 0, reason: 'missed the error', details };
       const edit = sameEdit(sentence, expected, parsed.corrected_sentence);
-      return edit.ok ? { value: 1, details } : { value: 0, reason: edit.reason, details: { ...details, edit: edit.reason } };
+      return edit.ok ? { value: 1, details } : { value: 0, reason: edit.reason, details: { ...details, edit: edit.reason, editCode: edit.code } };
     },
   };
 }
