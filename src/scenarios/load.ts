@@ -219,9 +219,12 @@ export function redactConfig(data: ScenarioFile): JsonObject {
   return copy as unknown as JsonObject;
 }
 
-/** Keys never change what a scenario is: leaving them out keeps the hash (and the run) when a key rotates. */
+/**
+ * Keys never change what a scenario is: leaving them out keeps the hash (and the run) when a key
+ * rotates. Nor does `family`, a label for the report: adding it later keeps the run.
+ */
 function withoutKeys(data: ScenarioFile): unknown {
-  return { ...data, models: Object.fromEntries(Object.entries(data.models).map(([a, m]) => [a, { ...m, api_key: undefined }])) };
+  return { ...data, models: Object.fromEntries(Object.entries(data.models).map(([a, m]) => [a, { ...m, api_key: undefined, family: undefined }])) };
 }
 
 function scriptHashes(variants: Array<Map<string, ScenarioModel>>): Record<string, string> {

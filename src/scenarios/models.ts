@@ -59,6 +59,8 @@ export function resolveModel(
     if (SECRET_KEY.test(key)) o.issues.push(o.source.issue(['models', alias, 'kargs', key], `"${key}" looks like a credential; kargs are sent in request bodies, which the store keeps. Put the key in api_key (e.g. api_key: \${MY_KEY})`, { keyOnly: true }));
   }
   const model: ScenarioModel = { alias, spec, params: paramsFromKargs(config.kargs, provider) };
+  // The file's family describes the file's model; an override names another one.
+  if (config.family !== undefined && !o.override) model.family = config.family;
   const sameEndpoint = !o.override || o.override.provider === (config.type ?? 'openai');
   // An override to another provider drops the file's endpoint and key: they belong to the old one.
   if (sameEndpoint) {

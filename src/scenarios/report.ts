@@ -1,16 +1,14 @@
-import { ConfigError } from '../core/errors.js';
 import type { Score } from '../core/scorer.js';
 import type { Store } from '../core/store.js';
-import { bootstrapCI } from '../stats/inference/bootstrap.js';
-import { DIALOGUE_KIND, SCENARIO_KIND, type DialogueMeta } from './dialogue.js';
+import { RESAMPLES, SEED, estimate, type Estimate } from './analysis/estimate.js';
+import { analyseHumans, type HumanAnalysis } from './analysis/human.js';
+import { analyseJudges, type JudgeAnalysis } from './analysis/judges.js';
+import { loadScenarioRun, mean } from './analysis/stored.js';
+import type { DialogueMeta } from './dialogue.js';
 
-/** A mean with its n and 95% percentile-bootstrap interval (null bounds when n < 2). */
-export interface Estimate {
-  mean: number | null;
-  n: number;
-  low: number | null;
-  high: number | null;
-}
+export type { Estimate } from './analysis/estimate.js';
+export { renderScenarioReport } from './render/markdown.js';
+export { renderScenarioHtml } from './render/html.js';
 
 export interface ScenarioModelReport {
   model: string;
@@ -28,43 +26,45 @@ export interface ScenarioReport {
   runId: string;
   scenario: string;
   evaluation: { name: string; version: string } | null;
-  /** How intervals were computed, so a reader can reproduce them. */
-  method: { unit: 'task'; interval: 'percentile bootstrap'; level: 0.95; resamples: number; seed: number };
+  /** How intervals and agreement were computed, so a reader can reproduce them. */
+  method: {
+    unit: 'task'; interval: 'percentile bootstrap'; level: 0.95; resamples: number; seed: number;
+    judgeVariance: string; selfPreference: string; agreement: string; reliability: string;
+  };
   models: ScenarioModelReport[];
   /** Radar chart: one axis per dimension, one series per model (dimension means, 0..1). */
   radar: { axes: string[]; series: Array<{ model: string; values: Array<number | null> }> };
+  /** One entry per judge of the panel. */
+  judges: JudgeAnalysis[];
+  /** Judge-human agreement and expert reliability; null until expert scores are imported. */
+  human: HumanAnalysis | null;
 }
 
-const RESAMPLES = 2000;
-const SEED = 20261129;
+const METHOD: ScenarioReport['method'] = {
+  unit: 'task', interval: 'percentile bootstrap', level: 0.95, resamples: RESAMPLES, seed: SEED,
+  judgeVariance: 'per dialogue, the sample variance (n - 1) of a judge\'s weighted scores over its conforming repeats; averaged over dialogues with at least two',
+  selfPreference: 'per dialogue, judge score minus panel score (and minus the mean of the other judges); own = dialogues whose model under test is of the judge\'s family; excess = own mean - other mean',
+  agreement: 'judge (panel or one judge) vs the mean of the experts per dialogue, on [0, 1]: Kendall tau-b with scipy\'s two-sided p-value, ICC(2,1) (two-way random, absolute agreement, single rater), mean of judge minus expert',
+  reliability: 'Cronbach\'s alpha with experts as items, over dialogues every expert scored; Feldt interval',
+};
 
 /**
- * The basic scenario report, from stored scores only: per model under test, the weighted score and
- * each dimension's mean, n and 95% bootstrap interval. The unit is the task: a task's repeats are
- * averaged first, so repeated dialogues of one task do not pass for independent evidence.
+ * The scenario report, from stored scores only: per model under test, the weighted score and
+ * each dimension's mean, n and 95% bootstrap interval; per judge, its repeat variance and
+ * self-preference; against imported expert scores, agreement and reliability. The unit of the
+ * model table is the task: a task's repeats are averaged first, so repeated dialogues of one task
+ * do not pass for independent evidence.
  */
 export async function scenarioReport(store: Store, runId: string): Promise<ScenarioReport> {
-  const run = await store.getRun(runId);
-  if (!run) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}` }]);
-  const config = (await store.listArtifacts(runId, SCENARIO_KIND)).find(a => a.key === 'config')?.value as
-    | { name: string; evaluationVersion: string | null; config: { evaluation?: { name?: string } } }
-    | undefined;
-  if (!config) throw new ConfigError([{ field: 'run-id', message: `run "${runId}" is not a scenario run; use paideia report` }]);
-  const evalName = config.config.evaluation?.name ?? 'evaluation';
-  const version = config.evaluationVersion;
-  const trials = await store.listTrials(runId);
-  const metas = new Map((await store.listArtifacts(runId, DIALOGUE_KIND)).map(a => [a.key, a.value as unknown as DialogueMeta]));
+  const data = await loadScenarioRun(store, runId);
+  const ev = data.evaluation;
   const panel = new Map<string, Score>();
-  if (version) {
-    for (const s of await store.listScores(runId)) {
-      if (s.scorer.name === `judge:${evalName}` && s.scorer.version === version) panel.set(s.trialId, s);
-    }
-  }
-  const models = [...new Set(trials.map(t => t.modelAlias))];
+  if (ev) for (const s of data.scores) if (s.scorer.name === `judge:${ev.name}`) panel.set(s.trialId, s);
+  const models = [...new Set(data.trials.map(t => t.modelAlias))];
   const reports: ScenarioModelReport[] = models.map(model => {
-    const own = trials.filter(t => t.modelAlias === model);
+    const own = data.trials.filter(t => t.modelAlias === model);
     const dialogues: ScenarioModelReport['dialogues'] = { running: 0, ended: 0, capped: 0, failed: 0 };
-    for (const t of own) dialogues[metas.get(t.id)?.status ?? 'running']++;
+    for (const t of own) dialogues[data.metas.get(t.id)?.status ?? 'running']++;
     const byTask = new Map<string, { score: number[]; dims: Map<string, number[]> }>();
     let unscored = 0;
     for (const t of own) {
@@ -93,37 +93,12 @@ export async function scenarioReport(store: Store, runId: string): Promise<Scena
   const axes = [...new Set(reports.flatMap(r => Object.keys(r.dimensions)))];
   return {
     runId,
-    scenario: config.name,
-    evaluation: version ? { name: evalName, version } : null,
-    method: { unit: 'task', interval: 'percentile bootstrap', level: 0.95, resamples: RESAMPLES, seed: SEED },
+    scenario: data.config.name,
+    evaluation: ev ? { name: ev.name, version: ev.version } : null,
+    method: METHOD,
     models: reports,
     radar: { axes, series: reports.map(r => ({ model: r.model, values: axes.map(a => r.dimensions[a]?.mean ?? null) })) },
+    judges: analyseJudges(data),
+    human: analyseHumans(data),
   };
-}
-
-function mean(xs: number[]): number {
-  return xs.reduce((s, x) => s + x, 0) / xs.length;
-}
-
-function estimate(values: number[]): Estimate {
-  if (values.length === 0) return { mean: null, n: 0, low: null, high: null };
-  if (values.length < 2) return { mean: values[0]!, n: 1, low: null, high: null };
-  const ci = bootstrapCI(values, 'mean', { resamples: RESAMPLES, level: 0.95, seed: SEED });
-  return { mean: ci.estimate, n: values.length, low: ci.low, high: ci.high };
-}
-
-/** The report as a Markdown table (for the terminal). */
-export function renderScenarioReport(r: ScenarioReport): string {
-  const fmt = (e: Estimate) => e.mean === null ? 'n/a' : `${e.mean.toFixed(3)} [${e.low?.toFixed(3) ?? '-'}, ${e.high?.toFixed(3) ?? '-'}] n=${e.n}`;
-  const axes = r.radar.axes;
-  const lines = [
-    `# Scenario ${r.scenario} (run ${r.runId})`,
-    '',
-    r.evaluation ? `Judgment: ${r.evaluation.name} (version ${r.evaluation.version}). Means with 95% bootstrap intervals over tasks.` : 'No evaluation in this scenario.',
-    '',
-    `| model | score | ${axes.join(' | ')} | dialogues (ended/capped/failed/running) | unscored |`,
-    `|---|---|${axes.map(() => '---|').join('')}---|---|`,
-    ...r.models.map(m => `| ${m.model}${m.isBaseline ? ' (baseline)' : ''} | ${fmt(m.score)} | ${axes.map(a => (m.dimensions[a] ? fmt(m.dimensions[a]!) : 'n/a')).join(' | ')} | ${m.dialogues.ended}/${m.dialogues.capped}/${m.dialogues.failed}/${m.dialogues.running} | ${m.unscored} |`),
-  ];
-  return lines.join('\n') + '\n';
 }

@@ -66,6 +66,11 @@ function modelIdentity(models: ReadonlyMap<string, ScenarioModel>): Record<strin
   }]));
 }
 
+/** Families given in the file (`models.<alias>.family`); the report's table covers the rest. */
+function familiesOf(models: ReadonlyMap<string, ScenarioModel>): Record<string, string> {
+  return Object.fromEntries([...models].filter(([, m]) => m.family !== undefined).map(([alias, m]) => [alias, m.family!]));
+}
+
 /** The run id is the hash of what the run is asked to do, so the same command resumes the same run. */
 export function scenarioRunId(scenario: Scenario, repeats: number): string {
   return `scn-${contentHash({ scenario: scenario.hash, variants: scenario.variants.map(v => ({ label: v.label, models: modelIdentity(v.models) })), repeats, seed: scenario.globals.seed }, 16)}`;
@@ -114,7 +119,7 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
   await store.putArtifact(runId, SCENARIO_KIND, 'config', JSON.parse(JSON.stringify({
     name: scenario.name, file: scenario.file, hash: scenario.hash, target: scenario.target,
     evaluationVersion: scenario.evaluation?.version ?? null, config: scenario.redacted,
-    variants: scenario.variants.map(v => ({ label: v.label, models: modelIdentity(v.models) })),
+    variants: scenario.variants.map(v => ({ label: v.label, models: modelIdentity(v.models), families: familiesOf(v.models) })),
     tasks: scenario.tasks, warnings: scenario.warnings,
   })));
   await store.setRunStatus(runId, 'running');

@@ -44,6 +44,7 @@ export const ModelConfigSchema = z.strictObject({
   api_key: z.string().nullable().optional().describe('API key, usually ${ENV_VAR}; never stored'),
   kargs: z.record(z.string(), z.unknown()).nullable().optional().describe('Parameters passed through to the provider'),
   script: z.string().optional().describe('Paideia: script file for type baseline, model script (relative to the scenario)'),
+  family: z.string().min(1).optional().describe('Paideia: model family for the self-preference check (default: from the model name); a label only, it changes no call'),
 });
 
 export const AgentMemorySchema = z.strictObject({

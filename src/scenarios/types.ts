@@ -16,6 +16,8 @@ export interface ScenarioModel {
   params: ChatParams;
   /** Absolute path of the script of `baseline:script`. */
   scriptFile?: string;
+  /** The `family:` of the entry, unless `--model` overrode it (then the family table decides). */
+  family?: string;
 }
 
 export interface PromptMessage {

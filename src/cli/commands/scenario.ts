@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, formatLocation, parseModelSpec, type ModelSpec } from '../../core/index.js';
 import {
-  loadScenario, renderScenarioReport, runScenario, scenarioJsonSchema, scenarioReport, scenarioRunId, type ScenarioEvent,
+  loadScenario, renderScenarioHtml, renderScenarioReport, runScenario, scenarioJsonSchema, scenarioReport, scenarioRunId, type ScenarioEvent,
 } from '../../scenarios/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -143,11 +143,11 @@ function progress(io: ScenarioIO): (e: ScenarioEvent) => void {
 
 export async function scenarioReportCommand(runId: string, f: { store: string; format: string; out?: string }, io: ScenarioIO = processIO): Promise<number> {
   return guarded(io, async () => {
-    if (f.format !== 'json' && f.format !== 'md') throw new ConfigError([{ field: '--format', message: `expected json or md, got "${f.format}"` }]);
+    if (f.format !== 'json' && f.format !== 'md' && f.format !== 'html') throw new ConfigError([{ field: '--format', message: `expected json, md or html, got "${f.format}"` }]);
     const store = await openStore(f.store);
     try {
       const report = await scenarioReport(store, runId);
-      const text = f.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : renderScenarioReport(report);
+      const text = f.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : f.format === 'html' ? renderScenarioHtml(report) : renderScenarioReport(report);
       if (f.out) {
         mkdirSync(dirname(f.out), { recursive: true });
         writeFileSync(f.out, text);
@@ -205,10 +205,10 @@ export function registerScenario(program: Command): void {
     });
 
   scenario.command('report')
-    .description('per model and dimension: mean, n and 95% bootstrap interval, plus radar-chart data (no model is called)')
+    .description('per model and dimension: mean, n and 95% interval, radar chart, judge variance and self-preference, judge-human agreement (no model is called)')
     .argument('<run-id>')
     .option('--store <url>', 'sqlite:<path>', DEFAULT_STORE_URL)
-    .option('--format <format>', 'json or md', 'json')
+    .option('--format <format>', 'json, md or html', 'json')
     .option('-o, --out <file>', 'write to a file instead of stdout')
     .action(async (runId: string, f: { store: string; format: string; out?: string }) => {
       process.exitCode = await scenarioReportCommand(runId, f);

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../store/index.js';
+import { scenarioReport } from '../report.js';
+import { ANALYSIS_SCENARIO, analysisRun } from '../testing/analysis-run.js';
+import { familyOf } from './family.js';
+
+describe('familyOf', () => {
+  it('reads the developer line from the model name, then the provider, then falls back to the spec', () => {
+    expect(familyOf('openai:gpt-4.1-mini')).toEqual({ family: 'openai', source: 'table' });
+    expect(familyOf('openai:o3-mini').family).toBe('openai');
+    expect(familyOf('openai:meta-llama/Llama-3.1-8B-Instruct').family).toBe('meta');
+    expect(familyOf('ollama:qwen2.5:7b').family).toBe('qwen');
+    expect(familyOf('openai:deepseek-r1-distill-llama-70b').family).toBe('deepseek');
+    expect(familyOf('anthropic:claude-sonnet-4-20250514')).toEqual({ family: 'anthropic', source: 'table' });
+    expect(familyOf('anthropic:house-model')).toEqual({ family: 'anthropic', source: 'provider' });
+    expect(familyOf('baseline:script')).toEqual({ family: 'baseline', source: 'provider' });
+    expect(familyOf('openai:my-finetune')).toEqual({ family: 'openai:my-finetune', source: 'model' });
+    expect(familyOf('openai:my-finetune', 'openai')).toEqual({ family: 'openai', source: 'config' });
+  });
+});
+
+describe('judge analysis on constructed judgments', () => {
+  it('gives each judge its repeat variance, mean score and self-preference, as computed by hand', async () => {
+    const store = await openStore('sqlite::memory:');
+    const report = await scenarioReport(store, await analysisRun(store));
+    const [jo, ja] = report.judges;
+    // j_openai scores (a/10) per dialogue and repeat: gpt t1 .8 .6, t2 .9 .9; claude t1 .5 .5, t2 .4 .6.
+    expect(jo).toMatchObject({ judge: 'j_openai', spec: 'openai:house-judge-v1', family: 'openai', familySource: 'config', judgments: 8, unscored: 0 });
+    expect(jo!.repeatVariance.outputs).toBe(4);
+    // Variances .02, 0, 0, .02 (n - 1 denominator).
+    expect(jo!.repeatVariance.mean).toBeCloseTo(0.01, 12);
+    expect(jo!.repeatVariance.max).toBeCloseTo(0.02, 12);
+    expect(jo!.repeatVariance.dimensions.A).toBeCloseTo(0.01, 12);
+    expect(jo!.meanScore.mean).toBeCloseTo((0.7 + 0.9 + 0.5 + 0.5) / 4, 12);
+    expect(jo!.meanScore.n).toBe(4);
+    // Panel (mean of judges' repeat means): gpt .6, .75; claude .65, .65.
+    const sp = jo!.selfPreference;
+    expect(sp.family).toBe('openai');
+    expect(sp.own.outputs).toBe(2);
+    expect(sp.own.judgeMean).toBeCloseTo(0.8, 12);
+    expect(sp.own.panelMean).toBeCloseTo(0.675, 12);
+    expect(sp.own.delta.mean).toBeCloseTo(0.125, 12);
+    expect(sp.own.deltaOthers!.mean).toBeCloseTo(0.25, 12);
+    expect(sp.other.delta.mean).toBeCloseTo(-0.15, 12);
+    expect(sp.other.deltaOthers!.mean).toBeCloseTo(-0.3, 12);
+    expect(sp.excess).toBeCloseTo(0.275, 12);
+    expect(sp.excessOthers).toBeCloseTo(0.55, 12);
+
+    expect(ja).toMatchObject({ judge: 'j_anthropic', spec: 'anthropic:claude-sonnet-4', family: 'anthropic', familySource: 'table' });
+    expect(ja!.repeatVariance.mean).toBeCloseTo(0.005, 12);
+    expect(ja!.selfPreference.own.delta.mean).toBeCloseTo(0.15, 12);
+    expect(ja!.selfPreference.other.delta.mean).toBeCloseTo(-0.125, 12);
+    expect(ja!.selfPreference.own.deltaOthers!.mean).toBeCloseTo(0.3, 12);
+    expect(ja!.selfPreference.other.deltaOthers!.mean).toBeCloseTo(-0.25, 12);
+    expect(ja!.selfPreference.excess).toBeCloseTo(0.275, 12);
+    expect(report.human).toBeNull();
+    await store.close();
+  });
+
+  it('without the family key an unknown judge model is only its own family, so it has no own outputs', async () => {
+    const store = await openStore('sqlite::memory:');
+    const report = await scenarioReport(store, await analysisRun(store, ANALYSIS_SCENARIO.replace(', family: openai', '')));
+    const sp = report.judges[0]!.selfPreference;
+    expect(report.judges[0]!.family).toBe('openai:house-judge-v1');
+    expect(sp.own.outputs).toBe(0);
+    expect(sp.other.outputs).toBe(4);
+    expect(sp.excess).toBeNull();
+    await store.close();
+  });
+
+  it('the family key is a label: adding it keeps the scenario hash and so the run', async () => {
+    const a = await openStore('sqlite::memory:');
+    const b = await openStore('sqlite::memory:');
+    expect(await analysisRun(a)).toBe(await analysisRun(b, ANALYSIS_SCENARIO.replace(', family: openai', '')));
+    await Promise.all([a.close(), b.close()]);
+  });
+});

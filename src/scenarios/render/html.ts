@@ -1,0 +1,80 @@
+import type { Estimate } from '../analysis/estimate.js';
+import type { ScenarioReport } from '../report.js';
+import { escapeHtml as e } from './escape.js';
+import { dimensionLabel, fmtEstimate, num } from './markdown.js';
+import { radarSvg } from './radar.js';
+
+const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem;max-width:72rem;color:#222}
+table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
+th{background:#f4f4f4}td.n{text-align:right;font-variant-numeric:tabular-nums}.note{color:#555;font-size:.9rem}`;
+
+/** One row of cells; every cell is escaped text. `numeric` right-aligns all but the first `lead` cells. */
+function row(cells: string[], lead = 1): string {
+  return `<tr>${cells.map((c, i) => `<td${i >= lead ? ' class="n"' : ''}>${e(c)}</td>`).join('')}</tr>`;
+}
+
+function table(head: string[], rows: string[]): string {
+  return `<table><thead><tr>${head.map(h => `<th>${e(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+const est = (x: Estimate) => fmtEstimate(x);
+
+/**
+ * The report as one self-contained HTML page: inline CSS and an inline SVG radar chart, no
+ * script and no external resource, every string escaped (model names, dimensions and raters come
+ * from files and models).
+ */
+export function renderScenarioHtml(r: ScenarioReport): string {
+  const axes = r.radar.axes;
+  const body: string[] = [
+    `<h1>Scenario ${e(r.scenario)}</h1>`,
+    `<p class="note">Run ${e(r.runId)}. ${r.evaluation ? `Judgment ${e(r.evaluation.name)} (version ${e(r.evaluation.version)}).` : 'No evaluation in this scenario.'} Means with ${r.method.level * 100}% ${e(r.method.interval)} intervals (${r.method.resamples} resamples, seed ${r.method.seed}) over tasks.</p>`,
+    '<h2>Models</h2>',
+    table(
+      ['model', 'spec', 'score', ...axes, 'ended', 'capped', 'failed', 'running', 'unscored'],
+      r.models.map(m => row([
+        m.model + (m.isBaseline ? ' (baseline)' : ''), m.spec, est(m.score), ...axes.map(a => (m.dimensions[a] ? est(m.dimensions[a]!) : 'n/a')),
+        String(m.dialogues.ended), String(m.dialogues.capped), String(m.dialogues.failed), String(m.dialogues.running), String(m.unscored),
+      ], 2)),
+    ),
+    '<h2>Dimensions</h2>',
+    radarSvg(r.radar),
+  ];
+  if (r.judges.length > 0) {
+    body.push(
+      '<h2>Judges</h2>',
+      `<p class="note">${e(r.method.judgeVariance)}. Self-preference: ${e(r.method.selfPreference)}.</p>`,
+      table(
+        ['judge', 'spec', 'family', 'judgments', 'unscored', 'mean score', 'repeat variance', 'dialogues with repeats', 'own family: judge - panel', 'other: judge - panel', 'own: judge - other judges', 'other: judge - other judges', 'excess', 'excess vs other judges'],
+        r.judges.map(j => row([
+          j.judge, j.spec, `${j.family} (${j.familySource})`, String(j.judgments), String(j.unscored), est(j.meanScore),
+          num(j.repeatVariance.mean, 5), String(j.repeatVariance.outputs),
+          est(j.selfPreference.own.delta), est(j.selfPreference.other.delta),
+          j.selfPreference.own.deltaOthers ? est(j.selfPreference.own.deltaOthers) : 'n/a',
+          j.selfPreference.other.deltaOthers ? est(j.selfPreference.other.deltaOthers) : 'n/a',
+          num(j.selfPreference.excess), num(j.selfPreference.excessOthers),
+        ], 3)),
+      ),
+    );
+  }
+  if (r.human) {
+    body.push(
+      '<h2>Judges and experts</h2>',
+      `<p class="note">Experts: ${e(r.human.raters.map(x => `${x.rater} (${x.outputs} dialogues)`).join(', '))}. ${e(r.method.agreement)}.</p>`,
+      table(
+        ['judge', 'dimension', 'n', 'Kendall tau-b', 'p', 'ICC(2,1)', 'ICC 95% low', 'ICC 95% high', 'mean judge - expert'],
+        r.human.agreement.map(a => row([a.judge, dimensionLabel(a.dimension), String(a.n), num(a.kendallTauB), num(a.kendallP, 4), num(a.icc), num(a.iccLow), num(a.iccHigh), est(a.meanDeviation)], 2)),
+      ),
+      `<p class="note">${e(r.method.reliability)}.</p>`,
+      table(
+        ['dimension', 'Cronbach alpha', '95% low', '95% high', 'dialogues', 'experts', 'note'],
+        r.human.reliability.map(x => row([dimensionLabel(x.dimension), num(x.alpha), num(x.low), num(x.high), String(x.n), String(x.k), x.note ?? ''])),
+      ),
+    );
+  }
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Scenario ${e(r.scenario)} - Paideia</title><style>${STYLE}</style></head>
+<body>${body.join('\n')}</body></html>
+`;
+}

@@ -1,0 +1,44 @@
+import { escapeHtml } from './escape.js';
+
+/** Colour-blind-safe palette (Okabe & Ito 2008); series past the eighth reuse it. */
+const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'];
+
+export interface RadarData {
+  axes: string[];
+  series: Array<{ model: string; values: Array<number | null> }>;
+}
+
+/**
+ * An inline SVG radar chart of dimension means on [0, 1]: one spoke per axis, rings at 0.25
+ * steps, one closed polygon per series. A missing value is drawn at the centre and marked
+ * "n/a" in the series' title, so a gap is never mistaken for a score.
+ */
+export function radarSvg(data: RadarData, size = 420): string {
+  const { axes, series } = data;
+  if (axes.length === 0) return '<p>No dimension scores to chart.</p>';
+  const c = size / 2;
+  const r = size / 2 - 90;
+  const angle = (i: number) => -Math.PI / 2 + (2 * Math.PI * i) / axes.length;
+  const at = (i: number, v: number) => [c + r * v * Math.cos(angle(i)), c + r * v * Math.sin(angle(i))] as const;
+  const pt = ([x, y]: readonly [number, number]) => `${x.toFixed(1)},${y.toFixed(1)}`;
+  const parts: string[] = [];
+  for (const ring of [0.25, 0.5, 0.75, 1]) {
+    parts.push(`<polygon points="${axes.map((_, i) => pt(at(i, ring))).join(' ')}" fill="none" stroke="#ccc"/>`);
+  }
+  axes.forEach((axis, i) => {
+    const [x, y] = at(i, 1);
+    const [lx, ly] = at(i, 1.12);
+    const anchor = Math.abs(lx - c) < 1 ? 'middle' : lx > c ? 'start' : 'end';
+    parts.push(`<line x1="${c}" y1="${c}" x2="${x.toFixed(1)}" y2="${y.toFixed(1)}" stroke="#ccc"/>`);
+    parts.push(`<text x="${lx.toFixed(1)}" y="${ly.toFixed(1)}" text-anchor="${anchor}" font-size="12">${escapeHtml(axis)}</text>`);
+  });
+  series.forEach((s, k) => {
+    const colour = PALETTE[k % PALETTE.length]!;
+    const title = `${s.model}: ${axes.map((a, i) => `${a} ${s.values[i] === null || s.values[i] === undefined ? 'n/a' : s.values[i]!.toFixed(3)}`).join(', ')}`;
+    parts.push(`<polygon points="${s.values.map((v, i) => pt(at(i, v ?? 0))).join(' ')}" fill="${colour}" fill-opacity="0.15" stroke="${colour}" stroke-width="2"><title>${escapeHtml(title)}</title></polygon>`);
+  });
+  // The legend goes below the chart, so any number of series leaves the spokes readable.
+  const legend = series.map((s, k) => `<rect x="8" y="${size + k * 18}" width="12" height="12" fill="${PALETTE[k % PALETTE.length]}"/><text x="26" y="${size + 10 + k * 18}" font-size="12">${escapeHtml(s.model)}</text>`).join('');
+  const height = size + series.length * 18 + 4;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${height}" width="${size}" height="${height}" role="img" aria-label="Radar chart of dimension means">${parts.join('')}${legend}</svg>`;
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../store/index.js';
+import { scenarioReport, type ScenarioReport } from '../report.js';
+import { analysisRun } from '../testing/analysis-run.js';
+import { renderScenarioHtml } from './html.js';
+import { renderScenarioReport } from './markdown.js';
+import { radarSvg } from './radar.js';
+
+const EVIL = '<script>alert("x")</script> & | pipe\nnewline';
+
+async function hostileReport(): Promise<ScenarioReport> {
+  const store = await openStore('sqlite::memory:');
+  const r = await scenarioReport(store, await analysisRun(store));
+  await store.close();
+  // Every string a file or a model could choose, made hostile.
+  r.scenario = EVIL;
+  r.models[0]!.model = EVIL;
+  r.radar.axes[0] = EVIL;
+  r.radar.series[0]!.model = EVIL;
+  r.judges[0]!.judge = EVIL;
+  r.judges[0]!.family = EVIL;
+  return r;
+}
+
+describe('report rendering', () => {
+  it('HTML: one self-contained page, no script, every string escaped, an inline SVG radar', async () => {
+    const html = renderScenarioHtml(await hostileReport());
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/\b(src|href)=/i);
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; | pipe');
+    expect(html).toMatch(/<svg [^>]*role="img"/);
+    expect((html.match(/<polygon [^>]*fill-opacity/g) ?? []).length).toBe(2);
+    expect(html).toContain('<h2>Judges</h2>');
+    expect(html).toContain('house-judge-v1');
+  });
+
+  it('Markdown: pipes, line breaks and HTML in names cannot break the tables or render', async () => {
+    const md = renderScenarioReport(await hostileReport());
+    expect(md).not.toContain('<script');
+    const modelRow = md.split('\n').find(l => l.startsWith('| &lt;script&gt;'))!;
+    expect(modelRow).toContain('&amp; \\| pipe newline');
+    expect(md).toContain('## Judges');
+    // Every table row has as many cells as its header.
+    for (const block of md.split('\n\n').filter(b => b.startsWith('|'))) {
+      const rows = block.split('\n').filter(Boolean);
+      const cells = (l: string) => l.replace(/\\\|/g, '').split('|').length;
+      for (const r of rows) expect(cells(r), r).toBe(cells(rows[0]!));
+    }
+  });
+
+  it('radar: one spoke per axis, values placed on the radius, missing values at the centre', () => {
+    const svg = radarSvg({ axes: ['A', 'B', 'C', 'D'], series: [{ model: 'm', values: [1, 0.5, null, 0] }] }, 420);
+    // Centre 210, radius 120; axis 0 points up, axis 1 right.
+    expect(svg).toContain('points="210.0,90.0 270.0,210.0 210.0,210.0 210.0,210.0"');
+    expect(svg).toContain('<title>m: A 1.000, B 0.500, C n/a, D 0.000</title>');
+    expect((svg.match(/<line /g) ?? []).length).toBe(4);
+  });
+});
