@@ -1,0 +1,13 @@
+// Explanations of the tutor test marked by two judges of different families (docs/tutor-benchmark.md).
+export { modelFamily, familyOf } from './family.js';
+export { RUBRIC_VERSION, rubricMessages, parseVerdict, referenceOf, type JudgeVerdict } from './rubric.js';
+export {
+  JUDGING_ARTIFACT, judgingConfig, judgeSpecs, loadJudgingConfig, saveJudgingConfig,
+  type JudgeSetup, type JudgingConfig,
+} from './config.js';
+export { judgeTrialId, judgeRequestHash, type JudgeOutcome } from './resolve.js';
+export {
+  EXPLANATION_SCORER, EXPLANATION_SCORER_VERSION, JUDGED_TEST,
+  type ExplanationStatus, type StoredJudgment,
+} from './score.js';
+export { judgeExplanations, type JudgeExplanationsOptions, type JudgingSummary } from './stage.js';

@@ -1,0 +1,73 @@
+import type { JsonObject, Score, ScorerRef, Trial } from '../../core/index.js';
+import type { JudgeSetup, JudgingConfig } from './config.js';
+import type { JudgeOutcome } from './resolve.js';
+
+/** Name of the stored explanation score, kept apart from the headline `tutor-edit` score. */
+export const EXPLANATION_SCORER = 'explanation-dual-judge';
+/** Bumped whenever the same stored judgments could give a different explanation score. */
+export const EXPLANATION_SCORER_VERSION = '1';
+/** The test whose explanations are judged. */
+export const JUDGED_TEST = 'tutor_accuracy';
+
+/**
+ * Why an explanation has the score it has. Only `judged` carries a value (1 when both judges pass
+ * it, else 0); every other status is null: never counted as wrong.
+ */
+export type ExplanationStatus = 'judged' | 'not-applicable' | 'no-explanation' | 'unscored' | 'pending';
+
+/** One judge's part of an explanation score, as stored in its details. */
+export interface StoredJudgment {
+  judge: string;
+  family: string;
+  verdict: 'pass' | 'fail' | 'error' | 'unparseable' | 'pending';
+  reason: string;
+  /** Calls made for this judgment (format retries included). */
+  steps: number;
+}
+
+export function explanationScorerRef(config: JudgingConfig): ScorerRef {
+  return {
+    name: EXPLANATION_SCORER, version: EXPLANATION_SCORER_VERSION,
+    args: {
+      judges: config.judges.map(j => ({ alias: j.alias, spec: j.spec, family: j.family })),
+      familyOverrides: config.familyOverrides, rubric: config.rubric,
+      formatRetries: config.formatRetries, maxAttempts: config.maxAttempts,
+    },
+  };
+}
+
+function judgment(judge: JudgeSetup, o: JudgeOutcome): StoredJudgment {
+  const base = { judge: judge.alias, family: judge.family };
+  switch (o.kind) {
+    case 'verdict': return { ...base, verdict: o.pass ? 'pass' : 'fail', reason: o.reason, steps: o.steps };
+    case 'error': return { ...base, verdict: 'error', reason: `judge call failed after every attempt: ${o.message}`, steps: o.steps };
+    case 'unparseable': return { ...base, verdict: 'unparseable', reason: `no answer fitted {pass, reason} after ${o.steps} tries: ${o.problem}`, steps: o.steps };
+    case 'call': return { ...base, verdict: 'pending', reason: 'not judged yet', steps: o.step };
+  }
+}
+
+type Base = { runId: string; trialId: string; scorer: ScorerRef };
+
+/** A score that is null, with its status and reason. */
+export function nullScore(trial: Trial, ref: ScorerRef, status: Exclude<ExplanationStatus, 'judged'>, reason: string, extra: JsonObject = {}): Score {
+  const base: Base = { runId: trial.runId, trialId: trial.id, scorer: ref };
+  return { ...base, value: null, reason, details: { status, ...extra } };
+}
+
+/**
+ * The explanation score from both judges' outcomes: 1 when both pass it, 0 when either fails it,
+ * null (unscored) when either judge failed or never gave a readable verdict, null (pending) when
+ * a judgment is still to be made.
+ */
+export function dualJudgeScore(trial: Trial, ref: ScorerRef, modelFamily: string, judges: Array<[JudgeSetup, JudgeOutcome]>): Score {
+  const parts = judges.map(([j, o]) => judgment(j, o));
+  const details: JsonObject = { modelFamily, judgments: parts.map(p => ({ ...p })) };
+  const base: Base = { runId: trial.runId, trialId: trial.id, scorer: ref };
+  const pending = parts.filter(p => p.verdict === 'pending');
+  if (pending.length) return { ...base, value: null, reason: `pending: judge ${pending.map(p => p.judge).join(' and ')} not asked yet`, details: { status: 'pending', ...details } };
+  const broken = parts.filter(p => p.verdict === 'error' || p.verdict === 'unparseable');
+  if (broken.length) return { ...base, value: null, reason: `unscored: ${broken.map(p => `${p.judge}: ${p.reason}`).join('; ')}`, details: { status: 'unscored', ...details } };
+  const failed = parts.filter(p => p.verdict === 'fail');
+  if (failed.length === 0) return { ...base, value: 1, details: { status: 'judged', ...details } };
+  return { ...base, value: 0, reason: failed.map(p => `${p.judge} fails it: ${p.reason}`).join('; '), details: { status: 'judged', ...details } };
+}
