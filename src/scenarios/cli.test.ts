@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { registerScenario, scenarioRunCommand, scenarioValidateCommand, type ScenarioIO } from '../cli/commands/scenario.js';
+import { registerScenario, scenarioExportCommand, scenarioImportCommand, scenarioReportCommand, scenarioRunCommand, scenarioValidateCommand, type ScenarioIO } from '../cli/commands/scenario.js';
+import { formatCsv, parseCsv } from './csv.js';
 import { LOOP_SCENARIO, scenarioDir } from './testing/fixtures.js';
 
 function capture(env?: NodeJS.ProcessEnv): ScenarioIO & { out: string; err: string } {
@@ -68,11 +69,49 @@ describe('paideia scenario (commands)', () => {
     expect(stopped.err).toMatch(/resume with: paideia scenario run .*other\.yaml --resume/);
   });
 
-  it('registers validate, run, schema and report under `scenario`; schema prints the JSON Schema', async () => {
+  it('export writes the blind CSV and the private key; import stores the expert; the report compares them', async () => {
+    const dir = scenarioDir({ 'ok.yaml': SCRIPTED, 's.json': SCRIPT });
+    const store = `sqlite:${join(dir, 'p.db')}`;
+    const { runId } = await scenarioRunCommand(join(dir, 'ok.yaml'), { store, judge: true }, capture({ SCRIPT_KEY: 'k' }));
+    const out = join(dir, 'blind.csv');
+    const noOut = capture();
+    expect(await scenarioExportCommand(runId!, { store, format: 'csv' }, noOut)).toBe(2);
+    expect(noOut.err).toBe('field "--out": name the file to write, e.g. --out blind.csv\n');
+    const badFormat = capture();
+    expect(await scenarioExportCommand(runId!, { store, format: 'xlsx', out }, badFormat)).toBe(2);
+    expect(badFormat.err).toBe('field "--format": expected csv or labelstudio, got "xlsx"\n');
+    const io = capture();
+    expect(await scenarioExportCommand(runId!, { store, format: 'csv', out, seed: '4' }, io)).toBe(0);
+    expect(io.out).toBe(`${out}\n`);
+    expect(io.err).toContain(`private key (do not give it to the experts): ${out}.private-key.json`);
+    const [header, ...rows] = parseCsv(readFileSync(out, 'utf8')).map(r => r.fields);
+    expect(header).toEqual(['id', 'task', 'transcript', 'clarity', 'warmth', 'comment']);
+    const filled = join(dir, 'anna.csv');
+    writeFileSync(filled, formatCsv([header!, ...rows.map((r, i) => [...r.slice(0, 3), String(1 + i), i === 1 ? '6' : '3', ''])]));
+    const bad = capture();
+    expect(await scenarioImportCommand(runId!, { store, file: filled, rater: 'anna' }, bad)).toBe(2);
+    // Transcripts span lines, so the second row starts where its quoted fields say.
+    const line = parseCsv(readFileSync(filled, 'utf8'))[2]!.line;
+    expect(line).toBeGreaterThan(3);
+    expect(bad.err).toBe(`${filled}:${line}, field "warmth": "6" is outside the scale 1 to 5\n`);
+    writeFileSync(filled, formatCsv([header!, ...rows.map((r, i) => [...r.slice(0, 3), String(1 + i), '3', ''])]));
+    const ok = capture();
+    expect(await scenarioImportCommand(runId!, { store, file: filled, rater: 'anna' }, ok)).toBe(0);
+    expect(ok.err).toBe('4 dialogue(s) scored by human:anna; 0 empty row(s) skipped\n');
+    const md = capture();
+    expect(await scenarioReportCommand(runId!, { store, format: 'md' }, md)).toBe(0);
+    expect(md.out).toContain('## Judges and experts');
+    expect(md.out).toContain('Experts: anna (4).');
+    const html = capture();
+    expect(await scenarioReportCommand(runId!, { store, format: 'html' }, html)).toBe(0);
+    expect(html.out).toMatch(/^<!DOCTYPE html>/);
+  });
+
+  it('registers validate, run, schema, report, export and import under `scenario`; schema prints the JSON Schema', async () => {
     const program = new Command('paideia').exitOverride();
     registerScenario(program);
     const scenario = program.commands.find(c => c.name() === 'scenario')!;
-    expect(scenario.commands.map(c => c.name())).toEqual(['validate', 'run', 'schema', 'report']);
+    expect(scenario.commands.map(c => c.name())).toEqual(['validate', 'run', 'schema', 'report', 'export', 'import']);
     let out = '';
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { out += String(chunk); return true; });
     await program.parseAsync(['node', 'paideia', 'scenario', 'schema']);

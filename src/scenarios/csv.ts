@@ -74,3 +74,13 @@ export function parseCsv(text: string): CsvRecord[] {
   if (field !== '' || fields.length > 0 || quotedField) endRecord();
   return records;
 }
+
+/**
+ * RFC 4180 CSV that parseCsv reads back unchanged: a field is quoted when it holds a comma, a
+ * quote, a line break or leading/trailing space (spreadsheets trim those), quotes doubled; CRLF
+ * between records, as the RFC and spreadsheet programs expect.
+ */
+export function formatCsv(records: ReadonlyArray<ReadonlyArray<string>>): string {
+  const cell = (f: string) => (/[",\r\n]|^\s|\s$/.test(f) ? `"${f.replace(/"/g, '""')}"` : f);
+  return records.map(r => r.map(cell).join(',')).join('\r\n') + '\r\n';
+}

@@ -15,3 +15,4 @@ export { analyseJudges, type JudgeAnalysis, type SelfPreference } from './analys
 export { analyseHumans, HUMAN_PREFIX, type HumanAnalysis, type AgreementRow, type ReliabilityRow } from './analysis/human.js';
 export { loadScenarioRun, type ScenarioRunData } from './analysis/stored.js';
 export type * from './types.js';
+export * from './blind/index.js';

@@ -5,9 +5,10 @@ import { ConfigError, formatLocation, parseModelSpec, type ModelSpec } from '../
 import {
   loadScenario, renderScenarioHtml, renderScenarioReport, runScenario, scenarioJsonSchema, scenarioReport, scenarioRunId, type ScenarioEvent,
 } from '../../scenarios/index.js';
+import { importHumanScores, writeBlindExport, type BlindFormat } from '../../scenarios/blind/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
-import { numberFlag, positiveInt } from '../options.js';
+import { nonNegative, numberFlag, positiveInt } from '../options.js';
 
 /** Where the commands write; tests pass their own. */
 export interface ScenarioIO {
@@ -160,6 +161,44 @@ export async function scenarioReportCommand(runId: string, f: { store: string; f
   });
 }
 
+export interface ExportFlags { store: string; format: string; out?: string; seed?: string }
+
+/** `paideia scenario export`: the blind file for experts, its companion, and the private key beside it. */
+export async function scenarioExportCommand(runId: string, f: ExportFlags, io: ScenarioIO = processIO): Promise<number> {
+  return guarded(io, async () => {
+    if (!f.out) throw new ConfigError([{ field: '--out', message: 'name the file to write, e.g. --out blind.csv' }]);
+    const seed = numberFlag('--seed', f.seed, n => Number.isInteger(n) && nonNegative(n), 'a whole number >= 0');
+    const store = await openStore(f.store);
+    try {
+      const w = await writeBlindExport(store, runId, { format: f.format as BlindFormat, out: f.out, ...(seed !== undefined ? { seed } : {}) });
+      io.stdout(`${w.out}\n`);
+      io.stderr(`${w.dialogues} dialogue(s) exported (export ${w.exportId}); ${f.format === 'csv' ? 'rubric' : 'labeling config'}: ${w.companion}\n`);
+      io.stderr(`private key (do not give it to the experts): ${w.keyFile}\n`);
+      return EXIT_CODES.ok;
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+export interface ImportFlags { store: string; file?: string; rater?: string; key?: string }
+
+/** `paideia scenario import`: one expert's scores, all rows checked before any is stored. */
+export async function scenarioImportCommand(runId: string, f: ImportFlags, io: ScenarioIO = processIO): Promise<number> {
+  return guarded(io, async () => {
+    const missing = [!f.file && { field: '--file', message: 'name the scored file: --file scores.csv (or a Label Studio JSON export)' }, !f.rater && { field: '--rater', message: 'name the expert: --rater <name>' }].filter(Boolean) as ConfigError['issues'];
+    if (missing.length) throw new ConfigError(missing);
+    const store = await openStore(f.store);
+    try {
+      const s = await importHumanScores(store, runId, { file: f.file!, rater: f.rater!, ...(f.key ? { keyFile: f.key } : {}) });
+      io.stderr(`${s.imported} dialogue(s) scored by ${s.scorer}; ${s.skipped} empty row(s) skipped\n`);
+      return EXIT_CODES.ok;
+    } finally {
+      await store.close();
+    }
+  });
+}
+
 export function registerScenario(program: Command): void {
   const scenario = program.command('scenario').description('teaching scenarios: YAML dialogue graphs with rubric judges (ELMES format)');
 
@@ -212,5 +251,27 @@ export function registerScenario(program: Command): void {
     .option('-o, --out <file>', 'write to a file instead of stdout')
     .action(async (runId: string, f: { store: string; format: string; out?: string }) => {
       process.exitCode = await scenarioReportCommand(runId, f);
+    });
+
+  scenario.command('export')
+    .description('write every judged dialogue for blind scoring by experts (model names hidden, order shuffled), with a private key file beside it')
+    .argument('<run-id>')
+    .option('--store <url>', 'sqlite:<path>', DEFAULT_STORE_URL)
+    .option('--format <format>', 'csv or labelstudio', 'csv')
+    .option('-o, --out <file>', 'the file for the experts')
+    .option('--seed <n>', 'shuffle seed (default 0)')
+    .action(async (runId: string, f: ExportFlags) => {
+      process.exitCode = await scenarioExportCommand(runId, f);
+    });
+
+  scenario.command('import')
+    .description('import one expert\'s scores (the export CSV filled in, or a Label Studio JSON export) as human:<rater>')
+    .argument('<run-id>')
+    .option('--store <url>', 'sqlite:<path>', DEFAULT_STORE_URL)
+    .option('--file <file>', 'the scored file')
+    .option('--rater <name>', 'the expert; scores are stored as human:<name>')
+    .option('--key <file>', 'the private key file (default: the keys stored in the run by export)')
+    .action(async (runId: string, f: ImportFlags) => {
+      process.exitCode = await scenarioImportCommand(runId, f);
     });
 }
