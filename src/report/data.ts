@@ -1,5 +1,7 @@
 import type { Item, JsonValue, RunRecord, ScorerRef, Store, TestDefinition } from '../core/index.js';
 import { groupValues, itemResults, type ItemResult } from './aggregate.js';
+import { compareModels, type Comparison } from './comparisons.js';
+import { explanationReport, type ExplanationReport } from './explanations.js';
 import { meanInterval } from './interval.js';
 
 /** One table cell: a model's score on a test (or on one group of a test) with its interval and n. */
@@ -59,6 +61,12 @@ export interface ReportData {
   cells: Cell[];
   groups: GroupCell[];
   failures: FailureExample[];
+  /** Explanation scores of the judged test, apart from the headline scores; null when nothing was judged. */
+  explanations: ExplanationReport | null;
+  /** Paired comparisons per test: models under test pairwise, and each against `baseline:copy`. */
+  comparisons: Comparison[];
+  /** Every call of the run, judge calls included. */
+  totalCostUsd: number;
   /** Settings of the intervals, for the methods note. */
   interval: { method: 'bootstrap-percentile'; resamples: number; level: number; seed: number };
 }
@@ -126,7 +134,11 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
 
   const aliasOf = new Map(trials.map(t => [t.id, t.modelAlias]));
   const costByModel = new Map<string, number>();
-  for (const c of calls) costByModel.set(aliasOf.get(c.trialId)!, (costByModel.get(aliasOf.get(c.trialId)!) ?? 0) + c.costUsd);
+  for (const c of calls) {
+    const alias = aliasOf.get(c.trialId);
+    // Judge calls belong to no model under test; the explanation section reports their cost.
+    if (alias !== undefined) costByModel.set(alias, (costByModel.get(alias) ?? 0) + c.costUsd);
+  }
   const models: ModelInfo[] = run.config.models.map(m => {
     const mine = results.filter(r => r.model === m.alias);
     const costUsd = costByModel.get(m.alias) ?? 0;
@@ -137,13 +149,21 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
     };
   });
   const testNames = [...new Set(trials.map(t => t.test))].sort();
+  const explanations = explanationReport({
+    trials, items, scores, calls, models: run.config.models.map(m => m.alias), resamples, seed, examplesPer: o.examplesPer ?? 5,
+  });
+  const comparisons = compareModels({
+    tests: testNames, models, results, resamples, seed,
+    interval: (model, test) => cells.find(c => c.model === model && c.test === test),
+  });
   return {
     runId, status: run.status, generatedAt: new Date().toISOString(), config: run.config,
     prices: { source: run.prices.source, date: run.prices.date }, models,
     tests: testNames.map(name => ({
       name, description: o.tests.get(name)?.description ?? '', scorer: results.find(r => r.test === name && r.scorer)?.scorer,
     })),
-    cells, groups, failures,
+    cells, groups, failures, explanations, comparisons,
+    totalCostUsd: calls.reduce((a, c) => a + c.costUsd, 0),
     interval: { method: 'bootstrap-percentile', resamples, level: 0.95, seed },
   };
 }

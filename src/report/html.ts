@@ -38,6 +38,44 @@ function groupTable(gs: GroupCell[]): string {
   return `<table><thead><tr><th>group</th><th>value</th><th>score [95% CI]</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+const signed = (x: number | null) => (x === null ? '–' : `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)}`);
+
+function consistencyTable(d: ReportData): string {
+  const head = d.models.map(m => `<th>${e(m.alias)}</th>`).join('');
+  const rows = d.tests.map(t => `<tr><th>${e(t.name)}</th>${d.models.map(m => {
+    const c = d.cells.find(x => x.model === m.alias && x.test === t.name)?.consistency;
+    return `<td>${c === undefined || c === null ? '–' : `${pct(c)}%`}</td>`;
+  }).join('')}</tr>`).join('');
+  return `<h2>Consistency</h2><p>Share of items with the same result in every repeat (with one repeat there is nothing to compare: –).</p><table><thead><tr><th>test</th>${head}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function comparisonTable(d: ReportData): string {
+  if (!d.comparisons.length) return '';
+  const rows = d.comparisons.map(c => `<tr><td>${e(c.test)}</td><td>${e(c.a)}</td><td>${e(c.b)}${c.kind === 'vs-copy' ? ' <span class="tag">baseline</span>' : ''}</td><td>${c.n}</td><td><b>${signed(c.difference)}</b> <span class="ci">[${signed(c.low)}, ${signed(c.high)}]</span></td><td>${c.warning ? `<span class="warn">${e(c.warning)}</span>` : ''}</td></tr>`).join('');
+  return `<h2>Comparisons</h2><p>Difference A − B in points, with a 95% paired bootstrap interval over the items both models answered (${d.interval.resamples} resamples, seed ${d.interval.seed}). Models under test are compared pairwise, and each against the copy baseline when the run has it.</p>` +
+    `<table><thead><tr><th>test</th><th>A</th><th>B</th><th>n</th><th>difference [95% CI]</th><th>note</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function explanationSection(d: ReportData): string {
+  const x = d.explanations;
+  if (!x) return '';
+  const judges = x.judges.map(j => `${e(j.alias)} (<code>${e(j.spec)}</code>, family ${e(j.family)})`).join(' and ');
+  const rows = x.cells.map(c => {
+    const sc = c.mean === null ? `<td class="na">${e(c.note ?? 'no score')}</td>` : `<td><b>${pct(c.mean)}</b> <span class="ci">[${pct(c.low)}, ${pct(c.high)}]</span><br><small>n=${c.n}</small></td>`;
+    return `<tr><td>${e(c.model)}</td>${sc}<td>${c.counts.judged}</td><td>${c.passed}</td><td>${c.counts['not-applicable']}</td><td>${c.counts['no-explanation']}</td><td>${c.counts.unscored}</td><td>${c.counts.pending}</td></tr>`;
+  }).join('');
+  const a = x.agreement;
+  const byModel = x.agreementByModel.map(m => `<tr><td>${e(m.model)}</td><td>${m.n}</td><td>${m.agreement === null ? '–' : `${pct(m.agreement)}%`}</td><td>${m.kappa === null ? '–' : m.kappa.toFixed(3)}</td></tr>`).join('');
+  const ex = x.examples.length
+    ? `<h3>Failed explanations (public items only)</h3><table class="ex"><thead><tr><th>model</th><th>item</th><th>input</th><th>answer</th><th>why</th></tr></thead><tbody>${x.examples.map(f => `<tr><td>${e(f.model)}</td><td>${e(f.itemId)}</td><td><pre>${e(JSON.stringify(f.input, null, 1))}</pre></td><td><pre>${e(f.answer)}</pre></td><td>${e(f.reason)}</td></tr>`).join('')}</tbody></table>`
+    : '';
+  return `<h2>Explanations (${e(x.test)})</h2>
+<p>Marked apart from the headline score by two judges of different families, ${judges}: an explanation passes only when both pass it. A model of a judge's family gets no explanation score; an explanation a judge could not mark (three failed calls, or no readable verdict) is unscored, not wrong. Rubric ${e(String(x.scorer.args.rubric))}; judge calls cost ${usd(x.costUsd)}.</p>
+<table><thead><tr><th>model</th><th>explanation score [95% CI]</th><th>judged</th><th>passed</th><th>not applicable</th><th>no explanation</th><th>unscored</th><th>pending</th></tr></thead><tbody>${rows}</tbody></table>
+<p>Judges' agreement: <b>${a.agreement === null ? '–' : `${pct(a.agreement)}%`}</b> over ${a.n} explanations both judged; Cohen's kappa <b>${a.kappa === null ? '–' : a.kappa.toFixed(3)}</b> (both pass ${a.table.bothPass}, both fail ${a.table.bothFail}, only ${e(a.judges[0])} passes ${a.table.onlyFirst}, only ${e(a.judges[1])} passes ${a.table.onlySecond}).</p>
+<table><thead><tr><th>model</th><th>both judged</th><th>agreement</th><th>kappa</th></tr></thead><tbody>${byModel}</tbody></table>${ex}`;
+}
+
 /**
  * A self-contained HTML report: no script at all and a Content-Security-Policy that forbids one,
  * so text from a model can never run, and every such string is escaped as well.
@@ -70,7 +108,7 @@ table{border-collapse:collapse;margin:.5rem 0 1rem}th,td{border:1px solid #d5d9e
 th{background:#f3f5f8}.ci{color:#5a6270}.na{color:#8a919c}.tag{background:#e8ecf3;border-radius:3px;padding:0 .3rem;font-size:11px;color:#445}
 tr.small td{color:#7a5d00}pre{white-space:pre-wrap;word-break:break-word;margin:0;max-width:28rem;font-size:12px}
 svg text{font-size:11px;fill:#333}.bm{fill:#4a78c2}.bb{fill:#b9c2cf}.wh{stroke:#111;stroke-width:1.4}.grid{stroke:#e4e7ec}
-figure{display:inline-block;margin:0 1rem 1rem 0}figcaption{font-weight:600}section.model{border-top:2px solid #d5d9e0;margin-top:1.5rem}
+span.warn{color:#8a4b00}figure{display:inline-block;margin:0 1rem 1rem 0}figcaption{font-weight:600}section.model{border-top:2px solid #d5d9e0;margin-top:1.5rem}
 </style></head><body>
 <h1>Paideia report</h1>
 <p>Run <code>${e(d.runId)}</code> · status <b>${e(d.status)}</b> · ${d.config.repeats} repeat(s) · seed ${d.config.seed} · suites ${e(d.config.suites.join(', '))} · generated ${e(d.generatedAt)}</p>
@@ -78,9 +116,12 @@ figure{display:inline-block;margin:0 1rem 1rem 0}figcaption{font-weight:600}sect
 <p>Mean score per item (in %; an item's score is the mean of its repeats) with a 95% ${d.interval.method} interval over items (${d.interval.resamples} resamples, seed ${d.interval.seed}) and n, the number of scored items. Failed calls are counted apart and never scored as wrong; unscored answers are excluded from means. Baselines mark the floor and the ceiling.</p>
 <table><thead><tr><th>test</th>${header}</tr></thead><tbody>${summary}</tbody></table>
 ${charts}
+${consistencyTable(d)}
+${comparisonTable(d)}
+${explanationSection(d)}
 <h2>Cost</h2>
 <p>Prices from ${e(d.prices.source)} (read ${e(d.prices.date)}), stored with the run.</p>
-<table><thead><tr><th>model</th><th>spec</th><th>cost</th><th>cost per correct answer</th><th>failed trials</th></tr></thead><tbody>${costs}</tbody></table>
+<table><thead><tr><th>model</th><th>spec</th><th>cost</th><th>cost per correct answer</th><th>failed trials</th></tr></thead><tbody>${costs}${d.explanations ? `<tr><td>judges</td><td>${d.explanations.judges.map(j => e(j.spec)).join(', ')}</td><td>${usd(d.explanations.costUsd)}</td><td>–</td><td></td></tr>` : ''}<tr><th colspan="2">run total</th><th colspan="3">${usd(d.totalCostUsd)}</th></tr></tbody></table>
 <h2>Models</h2>
 ${modelPages}
 <h2>Methods</h2><ul>${scorers}</ul>

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { ConfigError, parseModelSpec, type ChatParams } from '../../core/index.js';
 import { runSuite } from '../../engine/run-suite.js';
-import { loadPriceTable } from '../../providers/pricing.js';
+import { loadPriceTable, priceFor } from '../../providers/pricing.js';
 import { writeReport } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
+import { judgeExplanations, judgeSpecs, judgingConfig, loadJudgingConfig, saveJudgingConfig, type JudgingSummary } from '../../suites/judging/index.js';
 import { buildModels, scorers, tests } from '../wiring.js';
 
 export interface RunFlags {
@@ -29,6 +30,9 @@ export interface RunFlags {
   report?: string;
   maxAttempts?: string;
   timeout?: string;
+  judge?: string[];
+  judgeFamily?: string[];
+  judgeBaseUrl?: string;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -53,7 +57,10 @@ export function addRunFlags(cmd: Command): Command {
     .option('--max-attempts <n>', 'attempts per call, first try included', '5')
     .option('--timeout <ms>', 'per-attempt timeout of a model call in milliseconds')
     .option('--store <url>', 'sqlite:<path> (embedded default) or postgres://...', DEFAULT_STORE_URL)
-    .option('--report <file>', 'also write the HTML report here');
+    .option('--report <file>', 'also write the HTML report here')
+    .option('--judge <alias=spec>', 'judge of tutor_accuracy explanations; give exactly two, of different model families (e.g. a=openai:gpt-4.1 b=anthropic:claude-sonnet-4)', collect)
+    .option('--judge-family <alias=family>', 'set the family of a judge or model whose name the family table gets wrong (repeatable)', collect)
+    .option('--judge-base-url <url>', 'base URL for openai: judges when it differs from --base-url');
 }
 
 /** Run item suites against models; exit code says whether everything finished. */
@@ -75,6 +82,9 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
   const rpm = numberFlag('--rpm', f.rpm, positiveInt, 'a whole number >= 1');
   const maxAttempts = numberFlag('--max-attempts', f.maxAttempts, positiveInt, 'a whole number >= 1')!;
   const timeoutMs = numberFlag('--timeout', f.timeout, positiveInt, 'milliseconds >= 1');
+  const judgeFlags = f.judge ?? [];
+  if (!judgeFlags.length && f.judgeFamily?.length) throw new ConfigError([{ field: '--judge-family', message: 'only means something with two --judge flags' }]);
+  const flagJudging = judgeFlags.length ? judgingConfig(judgeFlags, f.judgeFamily ?? [], specs) : undefined;
   const prices = loadPriceTable(f.prices);
   const store = await openStore(f.store);
   const controller = new AbortController();
@@ -83,6 +93,12 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
   process.once('SIGTERM', onSigint);
   try {
     const stored = f.resume ? await store.getRun(f.resume) : undefined;
+    // A cap cannot hold for a model whose price is unknown: refuse rather than under-count.
+    const unpriced = (stored?.config.models ?? specs).filter(m => !priceFor(stored?.prices ?? prices, m.spec)).map(m => m.spec);
+    if (unpriced.length && costCapUsd !== undefined) {
+      throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${(stored?.prices ?? prices).source}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
+    }
+    if (unpriced.length) process.stderr.write(`warning: no price for ${unpriced.join(', ')}; their cost is counted as $0 (give --prices FILE)\n`);
     const models = await buildModels(stored?.config.models ?? specs, {
       store, seed, maxAttempts, ...(f.baseUrl ? { baseURL: f.baseUrl } : {}), ...(f.script ? { scriptFile: f.script } : {}),
       ...(rpm ? { requestsPerMinute: rpm } : {}), ...(timeoutMs ? { timeoutMs } : {}),
@@ -96,12 +112,31 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
       signal: controller.signal, onEvent: createProgress(),
     });
     process.stderr.write(`run ${run.id}: ${summary.done} done, ${summary.failed} failed, ${summary.pending} pending; spent $${summary.spentUsd.toFixed(4)} (store ${store.url})\n`);
+    // Explanations are judged once the trials are in; a stopped run judges on resume.
+    let judged: JudgingSummary | undefined;
+    const judging = flagJudging ?? (await loadJudgingConfig(store, run.id));
+    if (judging && !summary.stoppedBy) {
+      if (flagJudging) await saveJudgingConfig(store, run.id, flagJudging);
+      const judges = await buildModels(judgeSpecs(judging), {
+        store, seed, maxAttempts: judging.maxAttempts, ...(f.judgeBaseUrl ?? f.baseUrl ? { baseURL: (f.judgeBaseUrl ?? f.baseUrl)! } : {}),
+        ...(rpm ? { requestsPerMinute: rpm } : {}), ...(timeoutMs ? { timeoutMs } : {}),
+      });
+      judged = await judgeExplanations({
+        store, runId: run.id, config: judging, tests, models: judges, prices: run.prices, concurrency,
+        ...(costCapUsd !== undefined ? { costCapUsd } : {}), useCache: f.cache, retryErrors: f.retryErrors ?? false,
+        signal: controller.signal,
+      });
+      const c = judged.counts;
+      process.stderr.write(`explanations (judges ${judging.judges.map(j => j.alias).join(', ')}): ${c.judged} judged (${judged.passed} passed), ${c['not-applicable']} not applicable, ${c['no-explanation']} without explanation, ${c.unscored} unscored, ${c.pending} pending; ${judged.calls} judge call(s), $${judged.spentUsd.toFixed(4)}\n`);
+      if (c.unscored) process.stderr.write(`${c.unscored} explanation(s) unscored (judge failures, not counted as wrong); ask again with: paideia run --resume ${run.id} --retry-errors\n`);
+    }
     if (f.report) {
       await writeReport(store, run.id, { format: 'html', out: f.report, tests });
       process.stderr.write(`report: ${f.report}\n`);
     }
-    if (summary.stoppedBy || summary.pending > 0) {
-      process.stderr.write(`resume with: paideia run --resume ${run.id} --store ${store.url}${summary.stoppedBy === 'cost-cap' ? ' --cost-cap <higher>' : ''}\n`);
+    if (summary.stoppedBy || summary.pending > 0 || judged?.stoppedBy) {
+      const capped = summary.stoppedBy === 'cost-cap' || judged?.stoppedBy === 'cost-cap';
+      process.stderr.write(`resume with: paideia run --resume ${run.id} --store ${store.url}${capped ? ' --cost-cap <higher>' : ''}\n`);
       return { runId: run.id, exitCode: EXIT_CODES.stopped };
     }
     if (summary.failed > 0) {

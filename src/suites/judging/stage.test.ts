@@ -77,8 +77,9 @@ describe('explanations judged by two judges', () => {
     // 40 items x 2 repeats for the tutor and for gold; the tutor's Joseph and Homer answers are not judged.
     expect(summary.trials).toBe(160);
     expect(summary.counts).toEqual({ judged: 76, 'not-applicable': 0, 'no-explanation': 84, unscored: 0, pending: 0 });
-    expect(a.calls).toHaveLength(76);
-    expect(b.calls).toHaveLength(76);
+    // The tutor answers both repeats of an item alike: identical judge requests share one call.
+    expect(a.calls).toHaveLength(38);
+    expect(b.calls).toHaveLength(38);
     const scores = await explanationScores(store, runId);
     expect(scores).toHaveLength(160);
     const trials = new Map((await store.listTrials(runId)).map(t => [t.id, t]));
@@ -98,6 +99,7 @@ describe('explanations judged by two judges', () => {
     const judged = scores.find(s => s.value === 1)!;
     expect(calls.filter(c => c.trialId === judgeTrialId(judged.trialId, 'a'))).toHaveLength(1);
     expect(calls.filter(c => c.trialId.startsWith('judge:'))).toHaveLength(152);
+    expect(calls.filter(c => c.trialId.startsWith('judge:') && c.cached)).toHaveLength(76);
     // The score is separate from the headline and records both judges.
     expect(judged.scorer).toMatchObject({ name: 'explanation-dual-judge', version: '1', args: { judges: [{ alias: 'a', spec: 'openai:gpt-4.1', family: 'openai' }, { alias: 'b', spec: 'anthropic:claude-sonnet-4', family: 'anthropic' }] } });
     expect((await store.listScores(runId)).filter(s => s.trialId === judged.trialId).map(s => s.scorer.name).sort()).toEqual(['explanation-dual-judge', 'tutor-edit']);
@@ -143,7 +145,7 @@ describe('explanations judged by two judges', () => {
     const summary = await judgeWith(store, runId, config(), a.wrapped, b.wrapped);
     expect(summary.counts.unscored).toBe(2); // the item's two repeats
     const failing = b.calls.filter(c => sentenceOf(c.request).includes('Fostaí'));
-    expect(failing).toHaveLength(6); // 2 repeats x 3 attempts
+    expect(failing).toHaveLength(6); // 2 repeats x 3 attempts: a failed call is not shared
     const scores = await explanationScores(store, runId);
     const unscored = scores.filter(s => s.details?.status === 'unscored');
     expect(unscored.map(s => s.value)).toEqual([null, null]);
@@ -158,7 +160,7 @@ describe('explanations judged by two judges', () => {
     down = false;
     const retried = await judgeWith(store, runId, config(), a.wrapped, b.wrapped, { retryErrors: true });
     expect(retried.counts).toMatchObject({ unscored: 0, judged: 76 });
-    expect(a.calls.length + b.calls.length).toBe(n + 2);
+    expect(a.calls.length + b.calls.length).toBe(n + 1); // the two repeats' identical requests share the retry
   });
 
   it('asks again after an unparseable verdict, then leaves it unscored', async () => {
@@ -167,11 +169,10 @@ describe('explanations judged by two judges', () => {
     const b = judge(r => (sentenceOf(r).includes('these book') && !userText(r).includes('did not fit') ? 'PASS!' : pass()));
     const summary = await judgeWith(store, runId, config(), a.wrapped, b.wrapped);
     const garbled = a.calls.filter(c => sentenceOf(c.request).includes('Dúúirt'));
-    expect(garbled).toHaveLength(6); // 2 repeats x (1 + 2 format retries)
-    const retry = garbled.find(c => c.request.messages.length === 4)!;
+    expect(garbled.map(c => c.request.messages.length)).toEqual([2, 4, 6]); // 1 + 2 format retries, shared by both repeats
+    const retry = garbled[1]!;
     expect(retry.request.messages.at(-2)).toEqual({ role: 'assistant', content: 'I think it is good.' });
     expect(retry.request.messages.at(-1)!.content).toMatch(/did not fit the required format/);
-    expect(garbled.filter(c => c.request.messages.length === 6)).toHaveLength(2);
     expect(summary.counts.unscored).toBe(2);
     const scores = await explanationScores(store, runId);
     expect(scores.find(s => s.details?.status === 'unscored')!.reason).toMatch(/a: no answer fitted \{pass, reason\} after 3 tries/);
@@ -200,8 +201,8 @@ describe('explanations judged by two judges', () => {
     // Another judge spec is another request: asked afresh, not read from the old judge's records.
     const other = judgingConfig(['a=openai:gpt-4.1-mini', 'b=anthropic:claude-sonnet-4']);
     await judgeWith(store, runId, other, a.wrapped, b.wrapped);
-    expect(a.calls.length).toBe(76 * 2);
-    expect(b.calls.length).toBe(76);
+    expect(a.calls.length).toBe(38 * 2);
+    expect(b.calls.length).toBe(38);
   });
 
   it('stops before a judge call could pass the cost cap, keeping the rest pending', async () => {

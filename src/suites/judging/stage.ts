@@ -25,7 +25,7 @@ export interface JudgeExplanationsOptions {
   prices?: PriceTable;
   /** Hard cap on the run's whole spend (model and judge calls), as `--cost-cap`. */
   costCapUsd?: number;
-  /** Concurrent calls per judge. Default 4. */
+  /** Concurrent judge calls per provider. Default 4. */
   concurrency?: number;
   /** Answer from earlier identical judge requests (default true). */
   useCache?: boolean;
@@ -108,8 +108,11 @@ async function callJudges(o: JudgeExplanationsOptions, targets: Target[], index:
   let inFlight = 0;
   const stop = (why: 'cost-cap' | 'interrupt') => { summary.stoppedBy ??= why; };
   if (o.signal?.aborted) stop('interrupt');
-  const limiters = new Map(o.config.judges.map(j => [j.alias, createLimiter(Math.max(1, o.concurrency ?? 4))]));
-  const jobs = targets.flatMap(t => o.config.judges.map(judge => limiters.get(judge.alias)!(async () => {
+  const shared = new Map<string, Promise<ChatResult | undefined>>();
+  // One pool per provider, as the engine's: two judges behind one endpoint share its limit.
+  const providerOf = (spec: string) => spec.slice(0, spec.indexOf(':'));
+  const limiters = new Map(o.config.judges.map(j => [providerOf(j.spec), createLimiter(Math.max(1, o.concurrency ?? 4))]));
+  const jobs = targets.flatMap(t => o.config.judges.map(judge => limiters.get(providerOf(judge.spec))!(async () => {
     const model = o.models!.get(judge.alias);
     if (!model) throw new Error(`no model built for judge "${judge.alias}"`);
     const price = o.prices ? priceFor(o.prices, judge.spec) : undefined;
@@ -122,13 +125,29 @@ async function callJudges(o: JudgeExplanationsOptions, targets: Target[], index:
       if (next.kind !== 'call') return;
       called.add(next.step);
       const base = { runId: o.runId, trialId: judgeTrialId(t.trial.id, judge.alias), step: next.step, requestHash: next.requestHash, request: next.request };
-      let result: ChatResult | undefined = o.useCache === false ? undefined : await o.store.findCachedResult(next.requestHash);
+      // Identical requests (the same explanation in two repeats) share one call, deterministically:
+      // the first registers before any await, the others wait for it and store a cached record.
+      let result: ChatResult | undefined;
+      let settle: ((r: ChatResult | undefined) => void) | undefined;
+      if (o.useCache !== false) {
+        const pending = shared.get(next.requestHash);
+        if (pending) result = await pending;
+        else {
+          shared.set(next.requestHash, new Promise(resolve => (settle = resolve)));
+          result = await o.store.findCachedResult(next.requestHash);
+        }
+      }
+      const share = (r: ChatResult | undefined) => { settle?.(r); settle = undefined; };
       let record: CallRecord;
       if (result) {
+        share(result);
         record = { ...base, status: 'ok', result, attempts: 0, latencyMs: 0, costUsd: 0, cached: true, createdAt: new Date().toISOString() };
       } else {
         const estimate = price ? estimateCost(price, next.request) : 0;
-        if (o.costCapUsd !== undefined && estimate > 0 && spent + inFlight + estimate > o.costCapUsd) return stop('cost-cap');
+        if (o.costCapUsd !== undefined && estimate > 0 && spent + inFlight + estimate > o.costCapUsd) {
+          share(undefined);
+          return stop('cost-cap');
+        }
         inFlight += estimate;
         const started = performance.now();
         let attempts = 1;
@@ -154,6 +173,8 @@ async function callJudges(o: JudgeExplanationsOptions, targets: Target[], index:
           };
         } finally {
           inFlight -= estimate;
+          // A failed call is not shared: each judgment waiting on it makes (and records) its own.
+          share(result);
         }
       }
       await o.store.saveCall(record);

@@ -1,0 +1,82 @@
+import { pairedBootstrap } from '../stats/inference/bootstrap.js';
+import type { ItemResult } from './aggregate.js';
+
+/** A paired comparison of two models on one test, over the items both answered. */
+export interface Comparison {
+  test: string;
+  a: string;
+  b: string;
+  /** `models`: two models under test; `vs-copy`: a model against the copy baseline (the "no change" floor). */
+  kind: 'models' | 'vs-copy';
+  /** Items both models have a score for. */
+  n: number;
+  /** Mean of (a - b) over those items, in [−1, 1]. */
+  difference: number | null;
+  /** 95% paired bootstrap interval of the difference (null with fewer than 2 items). */
+  low: number | null;
+  high: number | null;
+  /** One-sided bootstrap p-value for "a beats b". */
+  pOneSided: number | null;
+  /** Whether the two models' own 95% intervals on this test overlap (true when either has none). */
+  intervalsOverlap: boolean;
+  /** Plain words for the reader when the table cannot rank the two; null when the intervals are apart. */
+  warning: string | null;
+}
+
+export interface ComparisonInput {
+  tests: string[];
+  /** Models in table order, with whether each is a baseline and its spec. */
+  models: Array<{ alias: string; spec: string; isBaseline: boolean }>;
+  results: ItemResult[];
+  /** Each model's interval per test, from the score table. */
+  interval: (model: string, test: string) => { low: number | null; high: number | null } | undefined;
+  resamples: number;
+  seed: number;
+}
+
+/**
+ * Pairwise comparisons per test: every pair of models under test, plus each of them against
+ * `baseline:copy` when the run has it. Items are paired by version hash, so only items both models
+ * answered count; the paired bootstrap resamples items jointly (seeded).
+ */
+export function compareModels(o: ComparisonInput): Comparison[] {
+  const byModelTest = new Map<string, Map<string, number>>();
+  for (const r of o.results) {
+    if (r.value === null) continue;
+    const key = `${r.model}\u0000${r.test}`;
+    (byModelTest.get(key) ?? byModelTest.set(key, new Map()).get(key)!).set(r.itemHash, r.value);
+  }
+  const real = o.models.filter(m => !m.isBaseline);
+  const copy = o.models.find(m => m.spec === 'baseline:copy');
+  const pairs: Array<[string, string, Comparison['kind']]> = [];
+  for (let i = 0; i < real.length; i++) for (let j = i + 1; j < real.length; j++) pairs.push([real[i]!.alias, real[j]!.alias, 'models']);
+  if (copy) for (const m of real) pairs.push([m.alias, copy.alias, 'vs-copy']);
+
+  const out: Comparison[] = [];
+  for (const test of o.tests) {
+    for (const [a, b, kind] of pairs) {
+      const va = byModelTest.get(`${a}\u0000${test}`);
+      const vb = byModelTest.get(`${b}\u0000${test}`);
+      if (!va || !vb) continue;
+      const shared = [...va.keys()].filter(h => vb.has(h)).sort();
+      const xa = shared.map(h => va.get(h)!);
+      const xb = shared.map(h => vb.get(h)!);
+      let difference: number | null = null, low: number | null = null, high: number | null = null, pOneSided: number | null = null;
+      if (shared.length >= 2) {
+        const r = pairedBootstrap(xa, xb, { resamples: o.resamples, seed: o.seed, level: 0.95, method: 'percentile' });
+        ({ difference, low, high, pOneSided } = r);
+      } else if (shared.length === 1) {
+        difference = xa[0]! - xb[0]!;
+      }
+      const ia = o.interval(a, test);
+      const ib = o.interval(b, test);
+      const bounded = ia?.low != null && ia.high != null && ib?.low != null && ib.high != null;
+      const overlap = !bounded || Math.max(ia!.low!, ib!.low!) <= Math.min(ia!.high!, ib!.high!);
+      const warning = !bounded
+        ? `${a} or ${b} has no interval on ${test} (fewer than 2 scored items): this table does not show which is better`
+        : overlap ? `the intervals of ${a} and ${b} overlap: this table does not show which is better` : null;
+      out.push({ test, a, b, kind, n: shared.length, difference, low, high, pOneSided, intervalsOverlap: overlap, warning });
+    }
+  }
+  return out;
+}
