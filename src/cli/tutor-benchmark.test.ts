@@ -205,6 +205,19 @@ describe('paideia run on the shipped samples with a served model and two judges'
     expect(after.comparisons).toEqual(report.comparisons);
   });
 
+  it('refuses a cost cap when a judge has no price, before any call', async () => {
+    const server = await startOpenAICompatibleServer({ reply: reply(answerKey()) });
+    servers.push(server);
+    const cwd = workdir();
+    const prices = join(cwd, 'prices.json');
+    writeFileSync(prices, JSON.stringify({ source: 'test', date: '2026-11-29', models: { 'openai:mistral-small': { input: 1, output: 1 }, 'openai:gpt-4.1-mini': { input: 1, output: 1 } } }));
+    const r = await runCli(['run', samples, '-m', 'openai:mistral-small', '--base-url', server.baseURL, '--prices', prices, '--cost-cap', '5',
+      '--judge', 'ja=openai:gpt-4.1-mini', '--judge', 'jb=openai:claude-unpriced'], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/field "--cost-cap": no price for openai:claude-unpriced/);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('exits 2 on judges of one family, naming the flag', async () => {
     const r = await runCli(['run', samples, '-m', 'baseline:gold', '--judge', 'a=openai:gpt-4.1', '--judge', 'b=openai:o3'], { cwd: workdir() });
     expect(r.code).toBe(2);

@@ -94,7 +94,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
   try {
     const stored = f.resume ? await store.getRun(f.resume) : undefined;
     // A cap cannot hold for a model whose price is unknown: refuse rather than under-count.
-    const unpriced = (stored?.config.models ?? specs).filter(m => !priceFor(stored?.prices ?? prices, m.spec)).map(m => m.spec);
+    const unpriced = [...(stored?.config.models ?? specs), ...(flagJudging ? judgeSpecs(flagJudging) : [])].filter(m => !priceFor(stored?.prices ?? prices, m.spec)).map(m => m.spec);
     if (unpriced.length && costCapUsd !== undefined) {
       throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${(stored?.prices ?? prices).source}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
     }

@@ -198,6 +198,12 @@ describe('explanations judged by two judges', () => {
     expect(r.explanations).toBe(160);
     const after = await explanationScores(store, runId);
     expect(after.map(s => [s.trialId, s.value, s.reason])).toEqual(before.map(s => [s.trialId, s.value, s.reason]));
+    // With the cache off, every judgment is its own call, repeats included.
+    const fresh = await setup();
+    const c = judge(pass);
+    const d = judge(pass);
+    await judgeWith(fresh.store, fresh.runId, config(), c.wrapped, d.wrapped, { useCache: false });
+    expect([c.calls.length, d.calls.length]).toEqual([76, 76]);
     // Another judge spec is another request: asked afresh, not read from the old judge's records.
     const other = judgingConfig(['a=openai:gpt-4.1-mini', 'b=anthropic:claude-sonnet-4']);
     await judgeWith(store, runId, other, a.wrapped, b.wrapped);
