@@ -1,6 +1,6 @@
 import type { CallRecord, Item, JsonValue, Score, ScorerRef, Trial } from '../core/index.js';
 import { cohenKappa } from '../stats/agreement/index.js';
-import { EXPLANATION_SCORER, type ExplanationStatus, type StoredJudgment } from '../suites/judging/index.js';
+import { EXPLANATION_SCORER, type ExplanationStatus, type StoredJudgment } from '../suites/judging/score.js';
 import { meanInterval } from './interval.js';
 
 /** A model's explanation score on the judged test: the share of explanations both judges pass. */
