@@ -2,7 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { registerScenario, scenarioExportCommand, scenarioImportCommand, scenarioReportCommand, scenarioRunCommand, scenarioValidateCommand, type ScenarioIO } from '../cli/commands/scenario.js';
+import {
+  registerScenario, scenarioExportCommand, scenarioImportCommand, scenarioReportCommand, scenarioRunCommand, scenarioSynthesizeCommand, scenarioValidateCommand, type ScenarioIO,
+} from '../cli/commands/scenario.js';
+import { draftJson, questionsJson } from './synthesis/testing.js';
 import { formatCsv, parseCsv } from './csv.js';
 import { LOOP_SCENARIO, scenarioDir } from './testing/fixtures.js';
 
@@ -107,11 +110,53 @@ describe('paideia scenario (commands)', () => {
     expect(html.out).toMatch(/^<!DOCTYPE html>/);
   });
 
-  it('registers validate, run, schema, report, export and import under `scenario`; schema prints the JSON Schema', async () => {
+  it('synthesize writes a scenario that validates and runs; missing flags exit 2, a generator that never fits exits 1', async () => {
+    const judged = `<json>${JSON.stringify({ adapts_to_the_learner: 2, uses_the_learner_s_context: 3, checks_understanding: 4, scaffolds_in_small_steps: 3, invites_own_ideas: 2, respectful_and_honest: 5, reason: 'ok' })}</json>`;
+    const script = JSON.stringify({ byRole: {
+      'synthesis:metrics': [draftJson()], 'synthesis:questions': [questionsJson(6, k => `Persona ${k}`)],
+      'synthesis:answer': ['A third is one of three equal parts.'], 'synthesis:judge': [judged],
+      teacher: ['A third is one of three equal parts.'], judge: [judged],
+    }, onEnd: 'repeat-last' });
+    const dir = scenarioDir({ 'scripts/s.json': script, 'desc.md': 'Tutor 10-12 year olds on fractions.\n' });
+    const store = `sqlite:${join(dir, 'p.db')}`;
+    const out = join(dir, 'out', 'synth.yaml');
+    const flags = { description: join(dir, 'desc.md'), generator: 'gen=baseline:script', answerer: 'teacher=baseline:script', judge: 'judge=baseline:script', script: join(dir, 'scripts/s.json'), rounds: '1', questions: '6', anchors: '2', store };
+    const io = capture();
+    expect(await scenarioSynthesizeCommand({ ...flags, out }, io)).toBe(0);
+    expect(io.out).toBe(`${out}\n`);
+    expect(io.err).toMatch(/^round 1: quality [0-9.]+, drift 0\.000, accepted \(best: round 1\)\nsynthesis syn-[0-9a-f]+: best round 1 of 1, stopped by rounds/);
+    const yaml = readFileSync(out, 'utf8');
+    expect(yaml).toContain('script: ../scripts/s.json');
+    expect(yaml).toContain('description: Tutor 10-12 year olds on fractions.');
+    const ok = capture();
+    expect(await scenarioValidateCommand(out, {}, ok)).toBe(0);
+    expect(ok.out).toMatch(/ok: scenario "synthesized", 6 task\(s\), agents teacher, under test: teacher \(teacher\), judges: judge \(prompt mode/);
+    const ran = capture();
+    expect((await scenarioRunCommand(out, { store, judge: true }, ran)).exitCode).toBe(0);
+    expect(ran.err).toMatch(/6 ended, 0 capped, 0 failed, 0 pending dialogue\(s\); judgments: 6 new/);
+
+    const missing = capture();
+    expect(await scenarioSynthesizeCommand({ store, generator: 'gen=openai', answerer: 'teacher=baseline:script' }, missing)).toBe(2);
+    expect(missing.err.split('\n').filter(Boolean)).toEqual([
+      'field "--generator": bad model spec "gen=openai": no provider prefix; expected "provider:model" or "alias=provider:model", with provider one of openai, anthropic, ollama, baseline, replay (e.g. openai:gpt-4.1, judge=anthropic:claude-sonnet-4, baseline:gold)',
+      'field "--judge": name the judge model: --judge alias=provider:model (e.g. --judge judge=openai:gpt-4.1)',
+      'field "--description": give the scenario description: a file, or the text itself',
+      'field "--answerer": baseline:script needs --script <file>',
+    ]);
+    const badRounds = capture();
+    expect(await scenarioSynthesizeCommand({ ...flags, rounds: '0' }, badRounds)).toBe(2);
+    expect(badRounds.err).toBe('field "--rounds": expected a whole number >= 1, got "0"\n');
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ byRole: { 'synthesis:metrics': ['no idea'] }, onEnd: 'repeat-last' }));
+    const failed = capture();
+    expect(await scenarioSynthesizeCommand({ ...flags, description: 'Tutor fractions.', script: join(dir, 'bad.json') }, failed)).toBe(1);
+    expect(failed.err).toMatch(/^synthesis: the generator's metric draft was not valid after 3 attempt\(s\): no JSON object found/);
+  });
+
+  it('registers validate, run, schema, report, export, import and synthesize under `scenario`; schema prints the JSON Schema', async () => {
     const program = new Command('paideia').exitOverride();
     registerScenario(program);
     const scenario = program.commands.find(c => c.name() === 'scenario')!;
-    expect(scenario.commands.map(c => c.name())).toEqual(['validate', 'run', 'schema', 'report', 'export', 'import']);
+    expect(scenario.commands.map(c => c.name())).toEqual(['validate', 'run', 'schema', 'report', 'export', 'import', 'synthesize']);
     let out = '';
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { out += String(chunk); return true; });
     await program.parseAsync(['node', 'paideia', 'scenario', 'schema']);

@@ -16,3 +16,5 @@ export { analyseHumans, HUMAN_PREFIX, type HumanAnalysis, type AgreementRow, typ
 export { loadScenarioRun, type ScenarioRunData } from './analysis/stored.js';
 export type * from './types.js';
 export * from './blind/index.js';
+export { synthesize, SynthesisError, DEFAULT_DIMENSIONS, type SynthesisOptions, type SynthesisResult, type RoundRecord } from './synthesis/index.js';
+export * as synthesis from './synthesis/index.js';

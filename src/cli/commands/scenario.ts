@@ -1,11 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError, formatLocation, parseModelSpec, type ModelSpec } from '../../core/index.js';
+import { ConfigError, ProviderCallError, formatLocation, parseModelSpec, type ModelSpec } from '../../core/index.js';
 import {
   loadScenario, renderScenarioHtml, renderScenarioReport, runScenario, scenarioJsonSchema, scenarioReport, scenarioRunId, type ScenarioEvent,
 } from '../../scenarios/index.js';
 import { importHumanScores, writeBlindExport, type BlindFormat } from '../../scenarios/blind/index.js';
+import { buildChatModel } from '../../scenarios/models.js';
+import { DEFAULT_DIMENSIONS, SynthesisError, parseDimensions, synthesize } from '../../scenarios/synthesis/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { nonNegative, numberFlag, positiveInt } from '../options.js';
@@ -199,6 +201,88 @@ export async function scenarioImportCommand(runId: string, f: ImportFlags, io: S
   });
 }
 
+export interface SynthesizeFlags {
+  description?: string;
+  generator?: string;
+  answerer?: string;
+  judge?: string;
+  rounds?: string;
+  questions?: string;
+  anchors?: string;
+  patience?: string;
+  dimensions?: string;
+  name?: string;
+  out?: string;
+  script?: string;
+  store: string;
+}
+
+/** `paideia scenario synthesize`: 0 a scenario was written, 1 a model never gave a valid answer or failed, 2 bad input. */
+export async function scenarioSynthesizeCommand(f: SynthesizeFlags, io: ScenarioIO = processIO): Promise<number> {
+  return guarded(io, async () => {
+    const issues: ConfigError['issues'] = [];
+    const role = (flag: 'generator' | 'answerer' | 'judge'): ModelSpec | undefined => {
+      const text = f[flag];
+      if (!text) { issues.push({ field: `--${flag}`, message: `name the ${flag} model: --${flag} alias=provider:model (e.g. --${flag} ${flag}=openai:gpt-4.1)` }); return undefined; }
+      try {
+        return parseModelSpec(text, { field: `--${flag}` });
+      } catch (error) {
+        if (error instanceof ConfigError) { issues.push(...error.issues); return undefined; }
+        throw error;
+      }
+    };
+    const specs = { generator: role('generator'), answerer: role('answerer'), judge: role('judge') };
+    if (!f.description?.trim()) issues.push({ field: '--description', message: 'give the scenario description: a file, or the text itself' });
+    const scriptFile = f.script ? resolve(f.script) : undefined;
+    for (const [flag, spec] of Object.entries(specs)) {
+      if (spec?.spec === 'baseline:script' && !scriptFile) issues.push({ field: `--${flag}`, message: 'baseline:script needs --script <file>' });
+    }
+    if (issues.length) throw new ConfigError(issues);
+    const count = (flag: string, v: string | undefined) => numberFlag(flag, v, positiveInt, 'a whole number >= 1');
+    const rounds = count('--rounds', f.rounds);
+    const questions = count('--questions', f.questions);
+    const anchors = count('--anchors', f.anchors);
+    const patience = count('--patience', f.patience);
+    const dimensions = f.dimensions ? parseDimensions(f.dimensions) : DEFAULT_DIMENSIONS;
+    const given = f.description!;
+    const description = (existsSync(given) && statSync(given).isFile() ? readFileSync(given, 'utf8') : given).trim();
+    const s = specs as { generator: ModelSpec; answerer: ModelSpec; judge: ModelSpec };
+    const model = (spec: ModelSpec) => buildChatModel({ alias: spec.alias, spec, params: {}, ...(spec.spec === 'baseline:script' ? { scriptFile: scriptFile! } : {}) }, { retry: { attempt: 3, intervalSeconds: 2 }, ...(io.env ? { env: io.env } : {}) });
+    // Scripts are written relative to the scenario, as `script:` entries are read.
+    const scriptRef = scriptFile && (f.out ? relative(dirname(resolve(f.out)), scriptFile) : scriptFile);
+    const scripts = {
+      ...(s.answerer.spec === 'baseline:script' ? { answerer: scriptRef! } : {}),
+      ...(s.judge.spec === 'baseline:script' ? { judge: scriptRef! } : {}),
+    };
+    const store = await openStore(f.store);
+    try {
+      const result = await synthesize({
+        description, dimensions, store, specs: s,
+        models: { generator: model(s.generator), answerer: model(s.answerer), judge: model(s.judge) },
+        ...(rounds ? { rounds } : {}), ...(questions ? { questions } : {}), ...(anchors ? { anchors } : {}),
+        ...(patience ? { thresholds: { patience } } : {}), ...(f.name ? { name: f.name } : {}),
+        ...(Object.keys(scripts).length ? { scripts } : {}), ...(f.out ? { file: f.out } : {}),
+        onRound: r => io.stderr(`round ${r.round}: quality ${r.quality.toFixed(3)}, drift ${r.drift === null ? 'n/a' : r.drift.toFixed(3)}, ${r.decision} (best: round ${r.best})\n`),
+      });
+      io.stderr(`synthesis ${result.runId}: best round ${result.best.round} of ${result.rounds.length}, stopped by ${result.stoppedBy} (store ${store.url})\n`);
+      if (f.out) {
+        mkdirSync(dirname(f.out), { recursive: true });
+        writeFileSync(f.out, result.yaml);
+        io.stdout(`${f.out}\n`);
+      } else io.stdout(result.yaml);
+      return EXIT_CODES.ok;
+    } catch (error) {
+      if (error instanceof SynthesisError || error instanceof ProviderCallError) {
+        io.stderr(`${error.message}\n`);
+        return EXIT_CODES.trialsFailed;
+      }
+      throw error;
+    } finally {
+      await store.close();
+    }
+  });
+}
+
 export function registerScenario(program: Command): void {
   const scenario = program.command('scenario').description('teaching scenarios: YAML dialogue graphs with rubric judges (ELMES format)');
 
@@ -273,5 +357,24 @@ export function registerScenario(program: Command): void {
     .option('--key <file>', 'the private key file (default: the keys stored in the run by export)')
     .action(async (runId: string, f: ImportFlags) => {
       process.exitCode = await scenarioImportCommand(runId, f);
+    });
+
+  scenario.command('synthesize')
+    .description('draft a weighted rubric from a scenario description, refine it over rounds of generated questions, and write a runnable scenario')
+    .option('--description <file-or-text>', 'the scenario description: a file, or the text')
+    .option('--generator <alias=spec>', 'drafts metrics and questions and evolves them')
+    .option('--answerer <alias=spec>', 'answers the test questions (the teacher)')
+    .option('--judge <alias=spec>', 'scores the answers with the metrics')
+    .option('--rounds <n>', 'most rounds (default 5)')
+    .option('--questions <n>', 'test questions per round (default 8)')
+    .option('--anchors <n>', 'frozen anchor cases re-scored every round (default 4)')
+    .option('--patience <n>', 'stop after this many rounds without improvement (default 2)')
+    .option('--dimensions <list>', 'seed dimensions as Name=weight,... (default the Elmes+ four)')
+    .option('--name <name>', 'scenario name (default synthesized)')
+    .option('--script <file>', 'script for baseline:script models')
+    .option('-o, --out <file>', 'write the scenario here (default stdout)')
+    .option('--store <url>', 'sqlite:<path>', DEFAULT_STORE_URL)
+    .action(async (f: SynthesizeFlags) => {
+      process.exitCode = await scenarioSynthesizeCommand(f);
     });
 }

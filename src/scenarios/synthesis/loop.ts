@@ -1,0 +1,146 @@
+import { contentHash } from '../../core/hash.js';
+import type { JsonValue } from '../../core/json.js';
+import type { ModelSpec } from '../../core/model-spec.js';
+import type { Store } from '../../core/store.js';
+import { parseScenario } from '../load.js';
+import { PAIDEIA_VERSION } from '../run.js';
+import { CallCounter } from './ask.js';
+import { answerQuestions, generateQuestions, initialGenerationPrompt, scoreCases } from './cases.js';
+import { diagnose, drift, evolveMetrics, evolvePrompt, lowestCases, quality } from './evolve.js';
+import { draftMetrics } from './metrics.js';
+import {
+  DEFAULT_DIMENSIONS, DEFAULT_THRESHOLDS, type Case, type RoundDecision, type RoundRecord, type RubricVersion,
+  type SeedDimension, type SynthesisModels, type Thresholds,
+} from './types.js';
+import { scenarioYaml } from './yaml.js';
+
+/** Artifact kinds: one `synthesis-round` per round; `synthesis` holds the anchors and the result. */
+export const ROUND_KIND = 'synthesis-round';
+export const SYNTHESIS_KIND = 'synthesis';
+
+export interface SynthesisOptions {
+  description: string;
+  dimensions?: ReadonlyArray<SeedDimension>;
+  models: SynthesisModels;
+  /** The specs behind the models: recorded with the run and written into the scenario. */
+  specs: { generator: ModelSpec; answerer: ModelSpec; judge: ModelSpec };
+  store: Store;
+  /** Most rounds (default 5). */
+  rounds?: number;
+  /** Test questions per round (default 8). */
+  questions?: number;
+  /** Frozen anchor cases re-scored every round (default 4). */
+  anchors?: number;
+  thresholds?: Partial<Thresholds>;
+  /** Calls per generator step (and per judged case) before giving up (default 3). */
+  attempts?: number;
+  concurrency?: number;
+  /** Scenario name in the YAML (default `synthesized`). */
+  name?: string;
+  scripts?: { answerer?: string; judge?: string };
+  /** Where the YAML will be written: relative script paths are checked from there. */
+  file?: string;
+  onRound?: (r: RoundRecord) => void;
+}
+
+export interface SynthesisResult {
+  runId: string;
+  rounds: RoundRecord[];
+  best: RoundRecord;
+  stoppedBy: 'plateau' | 'rounds';
+  yaml: string;
+}
+
+/**
+ * Rubric synthesis. Draft metrics; freeze an anchor set; then per round: generate questions with
+ * the current prompt, answer them, judge them and the anchors with the current metrics, and
+ * decide. A candidate whose anchor scores drift beyond the threshold, or whose quality falls
+ * below the best's, is rolled back: the next candidate is evolved from the best version again.
+ * Stop after `patience` rounds without improvement, or after `rounds`. Every round is stored.
+ */
+export async function synthesize(o: SynthesisOptions): Promise<SynthesisResult> {
+  const dims = o.dimensions ?? DEFAULT_DIMENSIONS;
+  const t: Thresholds = { ...DEFAULT_THRESHOLDS, ...o.thresholds };
+  const rounds = o.rounds ?? 5;
+  const n = o.questions ?? 8;
+  const attempts = o.attempts ?? 3;
+  const concurrency = o.concurrency ?? 4;
+  const calls = new CallCounter();
+  const { generator, answerer, judge } = o.models;
+  const now = new Date().toISOString();
+  // Model calls are not repeatable, so every synthesis is its own run.
+  const runId = `syn-${contentHash({ description: o.description, dims, specs: Object.values(o.specs).map(s => s.spec), rounds, n, t, now }, 16)}`;
+  await o.store.openRun({
+    id: runId, createdAt: now, updatedAt: now, status: 'running', prices: { source: 'none', date: '', models: {} }, paideiaVersion: PAIDEIA_VERSION,
+    config: { suites: [], itemHashes: [], models: [o.specs.generator, o.specs.answerer, o.specs.judge], repeats: 1, seed: 0, params: {}, tests: ['synthesis'] },
+  });
+  const put = (kind: string, key: string, value: unknown) => o.store.putArtifact(runId, kind, key, JSON.parse(JSON.stringify(value)) as JsonValue);
+
+  const metrics = await draftMetrics({ generator, description: o.description, dimensions: dims, attempts, calls });
+  const prompt0 = initialGenerationPrompt(o.description);
+  const anchorQuestions = await generateQuestions({ generator, prompt: prompt0, n: o.anchors ?? 4, idPrefix: 'anchor-', attempts, calls });
+  const anchorAnswers = await answerQuestions({ answerer, description: o.description, questions: anchorQuestions, concurrency, calls });
+  const anchors: Case[] = anchorQuestions.map((q, i) => ({ question: q, answer: anchorAnswers[i]! }));
+  await put(SYNTHESIS_KIND, 'anchors', { dimensions: dims, thresholds: t, metrics, anchors });
+
+  const records: RoundRecord[] = [];
+  let candidate: RubricVersion = { metrics, generationPrompt: prompt0 };
+  let best: RoundRecord | undefined;
+  let stale = 0;
+  let stoppedBy: SynthesisResult['stoppedBy'] = 'rounds';
+  for (let round = 1; round <= rounds; round++) {
+    const questions = await generateQuestions({ generator, prompt: candidate.generationPrompt, n, idPrefix: `r${round}-q`, attempts, calls });
+    const answers = await answerQuestions({ answerer, description: o.description, questions, concurrency, calls });
+    const cases = questions.map((q, i) => ({ question: q, answer: answers[i]! }));
+    const judgeWith = (list: Case[]) => scoreCases({ judge, description: o.description, metrics: candidate.metrics, cases: list, attempts, concurrency, calls });
+    const scores = await judgeWith(cases);
+    const anchorScores = await judgeWith(anchors);
+    const stats = diagnose(candidate.metrics, scores, t);
+    const q = quality(stats);
+    const d = best ? drift(best.anchorScores, anchorScores, candidate.metrics) : 0;
+    const decision: RoundDecision = !best ? 'accepted'
+      : d !== null && d > t.drift ? 'rollback-drift'
+        : q < best.quality - t.minGain ? 'rollback-regression'
+          : q > best.quality + t.minGain ? 'improved' : 'no-improvement';
+    const record: RoundRecord = {
+      round, version: candidate, changed: changes(best?.version, candidate), questions, answers, scores, stats, quality: q,
+      anchorScores, drift: d, decision, best: decision === 'accepted' || decision === 'improved' ? round : best!.round,
+    };
+    if (record.best === round) best = record;
+    stale = decision === 'accepted' || decision === 'improved' ? 0 : stale + 1;
+    records.push(record);
+    await put(ROUND_KIND, `round-${String(round).padStart(2, '0')}`, record);
+    o.onRound?.(record);
+    if (stale >= t.patience) { stoppedBy = 'plateau'; break; }
+    if (round === rounds) break;
+    // The next candidate always grows from the best version, which is what a rollback means.
+    const b = best!;
+    const bestCases = b.questions.map((qq, i) => ({ question: qq, answer: b.answers[i]! }));
+    candidate = {
+      metrics: await evolveMetrics({ generator, metrics: b.version.metrics, stats: b.stats, attempts, calls }),
+      generationPrompt: await evolvePrompt({ generator, prompt: b.version.generationPrompt, lowest: lowestCases(bestCases, b.scores, b.version.metrics, 3), attempts, calls }),
+    };
+  }
+
+  const final = best!;
+  const yaml = scenarioYaml({
+    name: o.name ?? 'synthesized', description: o.description, metrics: final.version.metrics, questions: final.questions,
+    answerer: o.specs.answerer, judge: o.specs.judge, ...(o.scripts ? { scripts: o.scripts } : {}),
+    header: `Synthesised by paideia scenario synthesize (run ${runId}): best of ${records.length} round(s) is round ${final.round}, quality ${final.quality.toFixed(3)}; stopped by ${stoppedBy}.`,
+  });
+  // The result must be a scenario `scenario run` accepts; a failure here is a bug, not bad input.
+  parseScenario(o.file ?? 'synthesized.yaml', yaml, { env: {} });
+  await put(SYNTHESIS_KIND, 'result', { best: final.round, stoppedBy, rounds: records.map(r => ({ round: r.round, decision: r.decision, quality: r.quality, drift: r.drift })), yaml });
+  await o.store.setRunStatus(runId, 'completed');
+  return { runId, rounds: records, best: final, stoppedBy, yaml };
+}
+
+function changes(from: RubricVersion | undefined, to: RubricVersion): RoundRecord['changed'] {
+  if (!from) return { metrics: [], prompt: false };
+  const before = new Map(from.metrics.map(m => [m.field, m]));
+  const metrics = to.metrics.filter(m => {
+    const b = before.get(m.field);
+    return !b || b.description !== m.description || b.positive !== m.positive || b.negative !== m.negative;
+  }).map(m => m.field);
+  return { metrics, prompt: from.generationPrompt !== to.generationPrompt };
+}
