@@ -130,3 +130,14 @@ describe('paideia run', () => {
     expect(server.requests.length).toBe(10);
   });
 });
+
+describe('paideia run cost cap without a price', () => {
+  it('refuses a cost cap for a model it cannot price (exit 2), before any call', async () => {
+    const server = await startOpenAICompatibleServer({ reply: () => completion('x') });
+    servers.push(server);
+    const r = await runCli(['run', suite, '-m', 'openai:unknown-model-xyz', '--cost-cap', '1', '--base-url', server.baseURL], { cwd: workdir() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/field "--cost-cap": no price for openai:unknown-model-xyz/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
