@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../store/index.js';
+import { parseModelSpec } from '../../core/model-spec.js';
+import { parseScenario } from '../load.js';
 import { scenarioReport } from '../report.js';
+import { issuesOf } from '../testing/fixtures.js';
 import { ANALYSIS_SCENARIO, analysisRun } from '../testing/analysis-run.js';
 import { familyOf } from './family.js';
 
@@ -73,5 +76,12 @@ describe('judge analysis on constructed judgments', () => {
     const b = await openStore('sqlite::memory:');
     expect(await analysisRun(a)).toBe(await analysisRun(b, ANALYSIS_SCENARIO.replace(', family: openai', '')));
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it('models.<alias>.family: a non-empty label; an override to another model drops it', () => {
+    const parse = (text: string, models: string[] = []) => parseScenario('/tmp/f.yaml', text, { env: {}, models: models.map(m => parseModelSpec(m)) });
+    expect(parse(ANALYSIS_SCENARIO).models.get('j_openai')!.family).toBe('openai');
+    expect(parse(ANALYSIS_SCENARIO, ['j_openai=openai:gpt-4.1']).models.get('j_openai')!.family).toBeUndefined();
+    expect(issuesOf(() => parse(ANALYSIS_SCENARIO.replace('family: openai', 'family: ""')))[0]).toMatchObject({ line: 5, field: 'models.j_openai.family' });
   });
 });
