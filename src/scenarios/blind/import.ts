@@ -61,8 +61,8 @@ export async function importHumanScores(store: Store, runId: string, o: ImportOp
   const seen = new Map<string, string>();
   let skipped = 0;
   for (const r of rows) {
-    const where = (column: string): ConfigIssue => ({ file: o.file, ...(r.line !== undefined ? { line: r.line, field: column } : { field: `row ${r.row}.${column}` }), message: '' });
-    const issue = (column: string, message: string) => issues.push({ ...where(column), message });
+    // CSV rows have a line and the column is the field; JSON rows have only their position.
+    const issue = (column: string, message: string) => issues.push({ file: o.file, ...(r.line !== undefined ? { line: r.line, field: column } : { field: `row ${r.row}.${column}` }), message });
     const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
     if (columns.every(c => blank(r.values[c.column]))) { skipped++; continue; }
     const here = r.line !== undefined ? `line ${r.line}` : `row ${r.row}`;
