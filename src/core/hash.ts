@@ -2,23 +2,33 @@ import { createHash } from 'node:crypto';
 
 /**
  * JSON with object keys sorted at every level, so equal content always hashes equally
- * whatever order a file or a caller wrote the keys in.
+ * whatever order a file or a caller wrote the keys in. Undefined properties are left out and
+ * undefined array entries become null, exactly as JSON.stringify does.
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+  return write(value) ?? 'null';
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = sortKeys(v);
-    }
-    return out;
+// Writes the string directly instead of building a sorted copy first: hashing runs several times
+// per trial, and the copy was most of its cost.
+function write(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return write((value as { toJSON: () => unknown }).toJSON());
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + (write(value[i]) ?? 'null');
+    return `${out}]`;
   }
-  return value;
+  const keys = Object.keys(value).sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const v = write((value as Record<string, unknown>)[key]);
+    if (v === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(key)}:${v}`;
+    first = false;
+  }
+  return `${out}}`;
 }
 
 /** Hex SHA-256 of the canonical JSON of a value, cut to `length` hex digits. */

@@ -43,6 +43,9 @@ export interface ExecuteOptions {
   onEvent?: (event: RunEvent) => void;
 }
 
+/** Trials a worker may run ahead of their stored rows. */
+const WRITES_BEHIND = 4;
+
 export interface RunSummary {
   total: number;
   done: number;
@@ -160,21 +163,21 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
   await Promise.all(
     [...queues].map(async ([provider, queue]) => {
       let next = 0;
-      // A worker starts its next trial while the last one's rows commit (at most one behind), so
-      // one commit carries many trials; a trial counts as finished only once its rows are stored.
+      // A worker goes on to its next trials while earlier ones' rows commit (a few at most), so one
+      // commit carries many trials; a trial counts as finished only once its rows are stored.
       const worker = async () => {
-        let behind: Promise<unknown> = Promise.resolve();
+        const behind: Array<Promise<unknown>> = [];
         while (!stoppedBy && next < queue.length) {
           const trial = queue[next++]!;
           const { outcome, costUsd, committed } = await runTrial(trial, states.get(trial.id)!);
-          await behind;
-          behind = committed.then(() => {
+          behind.push(committed.then(() => {
             if (outcome === 'pending') return;
             count[outcome]++;
             o.onEvent?.({ type: 'trial', trial, status: outcome, costUsd, spentUsd: spent });
-          });
+          }));
+          if (behind.length > WRITES_BEHIND) await behind.shift();
         }
-        await behind;
+        await Promise.all(behind);
       };
       const workers = Math.max(1, Math.min(o.concurrency(provider), queue.length));
       await Promise.all(Array.from({ length: workers }, worker));
