@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildSuites, describeBuilders } from '../../suites/build.js';
+import { loadBuildConfig } from '../../suites/build-config.js';
 import { itemFiles, loadItems } from '../../suites/load.js';
 import { numberFlag, positiveInt } from '../options.js';
 import { packageRoot } from '../package-root.js';
@@ -16,8 +17,11 @@ export function registerSuites(program: Command): void {
     .option('--samples <dir>', 'where the 20 public sample items per test, attributions and build reports go', 'data/samples')
     .option('--seed <n>', 'seed of every sampling choice', '20261129')
     .option('--per-test <n>', 'items to aim for in each full test set', '200')
-    .action(async (f: { sources: string; private: string; samples: string; seed: string; perTest: string }) => {
+    .option('--config <file>', 'YAML/JSON naming which builders run over which source folders (another language, your own files) and their credits; see docs/suites.md')
+    .action(async (f: { sources: string; private: string; samples: string; seed: string; perTest: string; config?: string }) => {
+      const custom = f.config ? loadBuildConfig(f.config) : undefined;
       const report = await buildSuites({
+        ...(custom ? { builders: custom.builders, credits: custom.credits } : {}),
         sourcesDir: f.sources, privateDir: f.private, samplesDir: f.samples,
         seed: numberFlag('--seed', f.seed, n => Number.isInteger(n) && n >= 0, 'a whole number >= 0')!,
         targetPerTest: numberFlag('--per-test', f.perTest, positiveInt, 'a whole number >= 1')!,

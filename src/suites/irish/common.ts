@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { Item } from '../../core/item.js';
 import type { BuildContext, BuildResult, Shortfall } from '../builder.js';
 import type { BuildNotes } from '../sampling.js';
@@ -82,7 +82,7 @@ export function baseItem(o: IrishOptions, fields: {
 }
 
 export function resolveDir(ctx: BuildContext, dir: string): string {
-  return join(ctx.sourcesDir, dir);
+  return isAbsolute(dir) ? dir : join(ctx.sourcesDir, dir);
 }
 
 export function missingSource(test: string, wanted: number, what: string, dir: string, expected: string): Shortfall {
