@@ -1,0 +1,65 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, startCli } from '../cli/testing/run-cli.js';
+import { startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map(s => s.close()));
+});
+
+const scenario = new URL('../../scenarios/socratic-problem-solving.yaml', import.meta.url).pathname;
+
+describe('scenario run killed with SIGKILL', () => {
+  it('keeps every stored turn, and the resumed run asks only for the turns that were not stored', async () => {
+    // Teacher and student are served (slowly) by a local server; the judges stay scripted.
+    const server = await startOpenAICompatibleServer({
+      reply: req => {
+        const n = JSON.stringify(req.body).length;
+        return { status: 200, delayMs: 10, body: { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: `Turn answer ${n}. What do you notice next?` }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 } } };
+      },
+    });
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-scn-kill-'));
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
+    const args = ['scenario', 'run', scenario, '--model', 'teacher=openai:tutor', '--model', 'student=openai:learner'];
+    const { child, done } = startCli(args, { cwd, env });
+    await new Promise<void>((resolve, reject) => {
+      const started = Date.now();
+      const poll = setInterval(() => {
+        if (server.requests.length >= 40) {
+          clearInterval(poll);
+          resolve();
+        } else if (Date.now() - started > 30_000) {
+          clearInterval(poll);
+          reject(new Error('the scenario run did not get going'));
+        }
+      }, 5);
+    });
+    child.kill('SIGKILL');
+    expect((await done).signal).toBe('SIGKILL');
+
+    const db = join(cwd, '.paideia', 'paideia.db');
+    const before = new Database(db, { readonly: true });
+    const storedBefore = before.prepare(`SELECT trial_id || '#' || step AS k, result FROM calls WHERE status = 'ok'`).all() as Array<{ k: string; result: string }>;
+    before.close();
+    expect(storedBefore.length).toBeGreaterThan(0);
+    const requestsBefore = server.requests.length;
+
+    const resumed = await runCli([...args, '--resume'], { cwd, env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const after = new Database(db, { readonly: true });
+    const calls = after.prepare(`SELECT trial_id || '#' || step AS k, result FROM calls WHERE status = 'ok'`).all() as Array<{ k: string; result: string }>;
+    after.close();
+    // one stored answer per dialogue turn: nothing duplicated
+    expect(new Set(calls.map(c => c.k)).size).toBe(calls.length);
+    // every turn stored before the kill is still there, unchanged
+    const now = new Map(calls.map(c => [c.k, c.result]));
+    for (const c of storedBefore) expect(now.get(c.k)).toBe(c.result);
+    // the resumed run asked only for turns that had not been stored
+    expect(server.requests.length - requestsBefore).toBe(calls.length - storedBefore.length);
+  });
+});
