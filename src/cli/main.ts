@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { PaideiaError, ConfigError } from '../core/index.js';
+import { PaideiaError, ConfigError, PAIDEIA_VERSION } from '../core/index.js';
 import { registerDemo } from './commands/demo.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
@@ -14,7 +14,7 @@ import { EXIT_CODES as EXIT } from './exit-codes.js';
 
 const program = new Command('paideia')
   .description('Measure how well large language models teach, and whether the scores track learning.')
-  .version('0.1.0')
+  .version(PAIDEIA_VERSION)
   .showHelpAfterError()
   .exitOverride();
 

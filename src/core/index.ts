@@ -12,3 +12,4 @@ export * from './run-record.js';
 export * from './prices.js';
 export * from './store.js';
 export * from './jsonl.js';
+export * from './version.js';

@@ -1,3 +1,4 @@
+import { PAIDEIA_VERSION } from '../core/version.js';
 import {
   ConfigError, contentHash, type ChatModel, type ChatParams, type Item, type ModelSpec, type PriceTable,
   type RunRecord, type Store, type TestDefinition,
@@ -8,7 +9,6 @@ import { loadItems } from '../suites/load.js';
 import { executeRun, type CostModel, type RunEvent, type RunSummary } from './execute.js';
 import { planTrials } from './plan.js';
 
-export const PAIDEIA_VERSION = '0.1.0';
 
 export interface RunSuiteOptions {
   store: Store;

@@ -1,3 +1,4 @@
+import { PAIDEIA_VERSION } from '../core/version.js';
 import {
   ProviderCallError, contentHash, type CallRecord, type ChatModel, type ChatRequest, type ChatResult,
   type PriceTable, type RunRecord, type Store, type Trial,
@@ -13,7 +14,6 @@ import { buildChatModel, redactUrl } from './models.js';
 import { renderTemplate, taskLookup } from './template.js';
 import type { Scenario, ScenarioModel, ScenarioTask, ScenarioVariant } from './types.js';
 
-export const PAIDEIA_VERSION = '0.1.0';
 
 export type ScenarioEvent =
   | { type: 'start'; runId: string; dialogues: number; judgments: number }

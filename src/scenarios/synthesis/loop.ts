@@ -3,7 +3,7 @@ import type { JsonValue } from '../../core/json.js';
 import type { ModelSpec } from '../../core/model-spec.js';
 import type { Store } from '../../core/store.js';
 import { parseScenario } from '../load.js';
-import { PAIDEIA_VERSION } from '../run.js';
+import { PAIDEIA_VERSION } from '../../core/version.js';
 import { CallCounter } from './ask.js';
 import { answerQuestions, generateQuestions, initialGenerationPrompt, scoreCases } from './cases.js';
 import { diagnose, drift, evolveMetrics, evolvePrompt, lowestCases, quality } from './evolve.js';
