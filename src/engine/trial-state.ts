@@ -11,6 +11,20 @@ export interface TrialState {
 }
 
 /**
+ * The newest call record of each step, per trial. Calls are append-only, so a retried step's
+ * earlier errors stay on record without deciding what the step returned.
+ */
+export function latestCalls(calls: ReadonlyArray<CallRecord>): Map<string, CallRecord[]> {
+  const out = new Map<string, CallRecord[]>();
+  for (const c of calls) {
+    const steps = out.get(c.trialId) ?? [];
+    steps[c.step] = c;
+    out.set(c.trialId, steps);
+  }
+  return out;
+}
+
+/**
  * Rebuild each trial's state from the append-only call log: the newest record per step counts,
  * so a retried trial's earlier errors stay on record without deciding its status.
  */
@@ -20,14 +34,9 @@ export function trialStates(
   items: ReadonlyMap<string, Item>,
   tests: ReadonlyMap<string, TestDefinition>,
 ): Map<string, TrialState> {
-  const latest = new Map<string, CallRecord[]>();
+  const latest = latestCalls(calls);
   const cost = new Map<string, number>();
-  for (const c of calls) {
-    const steps = latest.get(c.trialId) ?? [];
-    steps[c.step] = c;
-    latest.set(c.trialId, steps);
-    cost.set(c.trialId, (cost.get(c.trialId) ?? 0) + c.costUsd);
-  }
+  for (const c of calls) cost.set(c.trialId, (cost.get(c.trialId) ?? 0) + c.costUsd);
   const out = new Map<string, TrialState>();
   for (const t of trials) {
     const steps = latest.get(t.id) ?? [];

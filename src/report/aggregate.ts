@@ -1,4 +1,5 @@
 import { GROUP_FIELDS, type CallRecord, type Item, type Score, type ScorerRef, type Trial } from '../core/index.js';
+import { latestCalls } from '../engine/trial-state.js';
 
 /** Per-item result of one model on one test: the mean of the headline scorer over the item's repeats. */
 export interface ItemResult {
@@ -27,14 +28,9 @@ export interface ItemResult {
 export function itemResults(trials: Trial[], items: Map<string, Item>, calls: CallRecord[], scores: Score[], headline: Map<string, string>): ItemResult[] {
   const byTrialScores = new Map<string, Score[]>();
   for (const s of scores) (byTrialScores.get(s.trialId) ?? byTrialScores.set(s.trialId, []).get(s.trialId)!).push(s);
-  const latest = new Map<string, CallRecord[]>();
+  const latest = latestCalls(calls);
   const costs = new Map<string, number>();
-  for (const c of calls) {
-    const steps = latest.get(c.trialId) ?? [];
-    steps[c.step] = c;
-    latest.set(c.trialId, steps);
-    costs.set(c.trialId, (costs.get(c.trialId) ?? 0) + c.costUsd);
-  }
+  for (const c of calls) costs.set(c.trialId, (costs.get(c.trialId) ?? 0) + c.costUsd);
   const out = new Map<string, ItemResult>();
   for (const t of [...trials].sort((a, b) => a.repeat - b.repeat || a.index - b.index)) {
     const item = items.get(t.itemHash);

@@ -1,3 +1,4 @@
+import { latestCalls } from '../engine/trial-state.js';
 import type { CallRecord } from '../core/call-record.js';
 import type { JsonValue } from '../core/json.js';
 import type { Store } from '../core/store.js';
@@ -36,16 +37,7 @@ export function metaToJson(meta: DialogueMeta): JsonValue {
   return JSON.parse(JSON.stringify(meta)) as JsonValue;
 }
 
-/** The newest record of each step of each trial: the append-only call log read as transcripts. */
-export function latestCalls(calls: ReadonlyArray<CallRecord>): Map<string, CallRecord[]> {
-  const out = new Map<string, CallRecord[]>();
-  for (const c of calls) {
-    const steps = out.get(c.trialId) ?? [];
-    steps[c.step] = c;
-    out.set(c.trialId, steps);
-  }
-  return out;
-}
+export { latestCalls };
 
 /** A stored dialogue: what the judges read. Built from the store only, never from live calls. */
 export interface StoredDialogue {
