@@ -8,16 +8,16 @@ import { ANALYSIS_SCENARIO, analysisRun } from '../testing/analysis-run.js';
 import { familyOf } from './family.js';
 
 describe('familyOf', () => {
-  it('reads the developer line from the model name, then the provider, then falls back to the spec', () => {
+  it('reads the developer line from the model name, then the provider, then falls back to the name\'s first token', () => {
     expect(familyOf('openai:gpt-4.1-mini')).toEqual({ family: 'openai', source: 'table' });
     expect(familyOf('openai:o3-mini').family).toBe('openai');
     expect(familyOf('openai:meta-llama/Llama-3.1-8B-Instruct').family).toBe('meta');
-    expect(familyOf('ollama:qwen2.5:7b').family).toBe('qwen');
+    expect(familyOf('ollama:qwen2.5:7b').family).toBe('alibaba');
     expect(familyOf('openai:deepseek-r1-distill-llama-70b').family).toBe('deepseek');
     expect(familyOf('anthropic:claude-sonnet-4-20250514')).toEqual({ family: 'anthropic', source: 'table' });
     expect(familyOf('anthropic:house-model')).toEqual({ family: 'anthropic', source: 'provider' });
     expect(familyOf('baseline:script')).toEqual({ family: 'baseline', source: 'provider' });
-    expect(familyOf('openai:my-finetune')).toEqual({ family: 'openai:my-finetune', source: 'model' });
+    expect(familyOf('openai:my-finetune')).toEqual({ family: 'my', source: 'model' });
     expect(familyOf('openai:my-finetune', 'openai')).toEqual({ family: 'openai', source: 'config' });
   });
 });
@@ -64,7 +64,7 @@ describe('judge analysis on constructed judgments', () => {
     const store = await openStore('sqlite::memory:');
     const report = await scenarioReport(store, await analysisRun(store, ANALYSIS_SCENARIO.replace(', family: openai', '')));
     const sp = report.judges[0]!.selfPreference;
-    expect(report.judges[0]!.family).toBe('openai:house-judge-v1');
+    expect(report.judges[0]!.family).toBe('house');
     expect(sp.own.outputs).toBe(0);
     expect(sp.other.outputs).toBe(4);
     expect(sp.excess).toBeNull();
