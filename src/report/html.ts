@@ -5,7 +5,7 @@ const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}
 const usd = (x: number | null) => (x === null ? '–' : `$${x < 0.01 && x > 0 ? x.toFixed(5) : x.toFixed(4)}`);
 
 function scoreCell(c: Cell | undefined): string {
-  if (!c) return '<td class="na">–</td>';
+  if (!c) return '<td class="na" title="no trials: this model cannot answer this test (a baseline without what it needs) or was not asked">n/a</td>';
   if (c.mean === null) return `<td class="na">no scores<br><small>failed ${c.failed}, unscored ${c.unscored}</small></td>`;
   const extra = [c.failed ? `failed ${c.failed}` : '', c.unscored ? `unscored ${c.unscored}` : ''].filter(Boolean).join(', ');
   return `<td><b>${pct(c.mean)}</b> <span class="ci">[${pct(c.low)}, ${pct(c.high)}]</span><br><small>n=${c.n}${extra ? `; ${e(extra)}` : ''}</small></td>`;
@@ -113,7 +113,7 @@ span.warn{color:#8a4b00}figure{display:inline-block;margin:0 1rem 1rem 0}figcapt
 <h1>Paideia report</h1>
 <p>Run <code>${e(d.runId)}</code> · status <b>${e(d.status)}</b> · ${d.config.repeats} repeat(s) · seed ${d.config.seed} · suites ${e(d.config.suites.join(', '))} · generated ${e(d.generatedAt)}</p>
 <h2>Scores</h2>
-<p>Mean score per item (in %; an item's score is the mean of its repeats) with a 95% ${d.interval.method} interval over items (${d.interval.resamples} resamples, seed ${d.interval.seed}) and n, the number of scored items. Failed calls are counted apart and never scored as wrong; unscored answers are excluded from means. Baselines mark the floor and the ceiling.</p>
+<p>Mean score per item (in %; an item's score is the mean of its repeats) with a 95% ${d.interval.method} interval over items (${d.interval.resamples} resamples, seed ${d.interval.seed}) and n, the number of scored items. Failed calls are counted apart and never scored as wrong; unscored answers are excluded from means. Baselines mark the floor and the ceiling; n/a marks a test a model was not run on (baseline:random answers closed exercises only).</p>
 <table><thead><tr><th>test</th>${header}</tr></thead><tbody>${summary}</tbody></table>
 ${charts}
 ${consistencyTable(d)}
