@@ -141,3 +141,30 @@ describe('paideia run cost cap without a price', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe('paideia run endpoints', () => {
+  it('treats one model name at two endpoints as two models, and a resume goes back to the stored endpoint', async () => {
+    const a = await startOpenAICompatibleServer({ reply: () => completion('SERVER_A', { prompt_tokens: 100, completion_tokens: 100 }) });
+    const b = await startOpenAICompatibleServer({ reply: () => completion('SERVER_B') });
+    servers.push(a, b);
+    const cwd = workdir();
+    const prices = join(cwd, 'prices.json');
+    writeFileSync(prices, JSON.stringify({ source: 'test', date: '2026-11-29', models: { 'openai:llama': { input: 50, output: 50 } } }));
+    const base = ['run', suite, '-m', 'openai:llama', '--repeats', '2', '--prices', prices, '--concurrency', '1', '--max-tokens', '100'];
+    const capped = await runCli([...base, '--base-url', a.baseURL, '--cost-cap', '0.035'], { cwd, env: { OPENAI_BASE_URL: b.baseURL } });
+    expect(capped.code, capped.stderr).toBe(3);
+    const runA = capped.stdout.trim();
+    const calledA = a.requests.length;
+    // resume without --base-url: OPENAI_BASE_URL points at B, but the run goes back to A
+    const resumed = await runCli(['run', '--resume', runA, '--cost-cap', '10'], { cwd, env: { OPENAI_BASE_URL: b.baseURL } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(a.requests.length).toBe(10);
+    expect(b.requests).toHaveLength(0);
+    expect(calledA).toBeLessThan(10);
+    // the same command against B is another run, answered by B alone (no cache from A)
+    const other = await runCli([...base, '--base-url', b.baseURL], { cwd });
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stdout.trim()).not.toBe(runA);
+    expect(b.requests).toHaveLength(10);
+  });
+});

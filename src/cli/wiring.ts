@@ -16,6 +16,8 @@ export interface ModelWiring {
   maxAttempts: number;
   timeoutMs?: number;
   store: Store;
+  /** Stored endpoints of a resumed run, by alias: they win over flags and variables. */
+  endpoints?: Record<string, string>;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function buildModels(specs: ModelSpec[], w: ModelWiring): Promise<M
     const base = createChatModel(spec, {
       env: process.env, seed: w.seed,
       ...(w.baseURL ? { baseURL: w.baseURL } : {}), ...(w.apiKey ? { apiKey: w.apiKey } : {}),
+      ...(w.endpoints?.[spec.alias] ? { endpoint: w.endpoints[spec.alias] } : {}),
       ...(w.scriptFile ? { scriptFile: w.scriptFile } : {}), ...(w.timeoutMs ? { timeoutMs: w.timeoutMs } : {}),
       ...(replay ? { replayLookup: async ctx => replay.get(`${ctx?.itemId}\u0000${ctx?.repeat}\u0000${ctx?.turn}`) } : {}),
     });

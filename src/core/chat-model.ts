@@ -98,6 +98,12 @@ export interface ChatModel {
   /** True for built-in reference systems; reports label them. */
   readonly isBaseline: boolean;
   /**
+   * Where the model is served from (base URL without credentials or query), for HTTP providers.
+   * The same model name at two endpoints is two models: the endpoint is part of a run's identity
+   * and of the cache key, and a resumed run goes back to it.
+   */
+  readonly endpoint?: string;
+  /**
    * Hints without which this model cannot answer (a baseline that only reads hints). Trials whose
    * first request lacks one are not planned for it: `baseline:random` has nothing to pick from in
    * an open question, and that is "not applicable", not a failure.

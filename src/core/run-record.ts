@@ -9,6 +9,11 @@ export interface RunConfig {
   /** Sorted item version hashes actually planned. */
   itemHashes: string[];
   models: ModelSpec[];
+  /**
+   * Endpoint of each HTTP model by alias (base URL without credentials). Part of the run's identity;
+   * a resumed run calls the same endpoints.
+   */
+  endpoints?: Record<string, string>;
   repeats: number;
   seed: number;
   params: ChatParams;

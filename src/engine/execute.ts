@@ -105,7 +105,7 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
         context: { ...rendered.context, trialId: trial.id, itemId: trial.itemId, repeat: trial.repeat, turn: step },
       };
       const requestHash = contentHash({
-        model: trial.modelSpec, messages: request.messages, params: request.params, tools: request.tools,
+        model: trial.modelSpec, endpoint: model.endpoint, messages: request.messages, params: request.params, tools: request.tools,
         toolChoice: request.toolChoice, hints: request.hints,
       });
       let result = o.useCache === false ? undefined : memo.get(requestHash) ?? (await o.store.findCachedResult(requestHash));

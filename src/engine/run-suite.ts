@@ -47,11 +47,24 @@ export async function runSuite(o: RunSuiteOptions): Promise<{ run: RunRecord; su
     if (!stored) throw new ConfigError([{ field: '--resume', message: `no run "${o.resumeRunId}" in ${o.store.url}` }]);
     run = stored;
     items = await o.store.listRunItems(run.id);
+    const drift = run.config.models.filter(m => run.config.endpoints?.[m.alias] !== o.createModel(m).endpoint);
+    if (drift.length) {
+      throw new ConfigError(drift.map(m => ({
+        field: '--base-url',
+        message: `run ${run.id} called ${m.alias} at ${run.config.endpoints?.[m.alias] ?? '(no endpoint)'}, but this resume would call ${o.createModel(m).endpoint ?? '(no endpoint)'}; resume with the same endpoint or start a new run`,
+      })));
+    }
   } else {
     const loaded = loadItems(o.suites).filter(v => !o.tests || o.tests.includes(v.item.test));
     if (loaded.length === 0) throw new ConfigError([{ field: '--tests', message: `no items of tests ${o.tests?.join(', ')} in ${o.suites.join(', ')}` }]);
+    const endpoints: Record<string, string> = {};
+    for (const m of o.models) {
+      const endpoint = o.createModel(m).endpoint;
+      if (endpoint) endpoints[m.alias] = endpoint;
+    }
     const config = {
       suites: o.suites, itemHashes: [...new Set(loaded.map(v => v.hash))].sort(), models: o.models,
+      ...(Object.keys(endpoints).length ? { endpoints } : {}),
       repeats: o.repeats, seed: o.seed, params: o.params, ...(o.tests ? { tests: o.tests } : {}),
     };
     const now = new Date().toISOString();

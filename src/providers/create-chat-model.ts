@@ -15,6 +15,8 @@ export interface CreateChatModelOptions {
   env?: NodeJS.ProcessEnv;
   /** Base URL for `openai:` specs (`--base-url`); wins over OPENAI_BASE_URL. Other providers have their own variables. */
   baseURL?: string;
+  /** Base URL for any HTTP provider; wins over `baseURL` and the variables (a resumed run's stored endpoint). */
+  endpoint?: string;
   /** API key for `openai:` specs (`--api-key`); wins over OPENAI_API_KEY. */
   apiKey?: string;
   fetch?: FetchFunction;
@@ -38,19 +40,19 @@ export function createChatModel(spec: ModelSpec, options: CreateChatModelOptions
     case 'openai':
       return createOpenAICompatibleModel({
         model: spec.model, ...io,
-        ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+        ...(options.endpoint ?? options.baseURL ? { baseURL: options.endpoint ?? options.baseURL } : {}),
         ...(options.apiKey ? { apiKey: options.apiKey } : {}),
       });
     case 'ollama':
       return createOpenAICompatibleModel({
         model: spec.model, ...io,
         provider: 'ollama',
-        baseURL: env.OLLAMA_BASE_URL ?? DEFAULT_OLLAMA_BASE_URL,
+        baseURL: options.endpoint ?? env.OLLAMA_BASE_URL ?? DEFAULT_OLLAMA_BASE_URL,
         // Never send OPENAI_API_KEY to a local server; Ollama needs no key.
         apiKeyEnv: 'OLLAMA_API_KEY',
       });
     case 'anthropic':
-      return createAnthropicModel({ model: spec.model, ...io });
+      return createAnthropicModel({ model: spec.model, ...io, ...(options.endpoint ? { baseURL: options.endpoint } : {}) });
     case 'baseline':
       if (spec.model === 'script') {
         if (!options.scriptFile) throw specError(spec, 'baseline:script needs a script file: pass --script <file.json|file.jsonl> (option `scriptFile`)');

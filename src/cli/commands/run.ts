@@ -99,7 +99,11 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
       throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${(stored?.prices ?? prices).source}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
     }
     if (unpriced.length) process.stderr.write(`warning: no price for ${unpriced.join(', ')}; their cost is counted as $0 (give --prices FILE)\n`);
+    if (stored && f.baseUrl && Object.values(stored.config.endpoints ?? {}).some(e => e !== f.baseUrl!.replace(/\/+$/, ''))) {
+      process.stderr.write(`warning: --base-url is ignored on resume; run ${stored.id} goes back to its stored endpoints (${Object.entries(stored.config.endpoints ?? {}).map(([a, e]) => `${a} at ${e}`).join(', ')})\n`);
+    }
     const models = await buildModels(stored?.config.models ?? specs, {
+      ...(stored?.config.endpoints ? { endpoints: stored.config.endpoints } : {}),
       store, seed, maxAttempts, ...(f.baseUrl ? { baseURL: f.baseUrl } : {}), ...(f.script ? { scriptFile: f.script } : {}),
       ...(rpm ? { requestsPerMinute: rpm } : {}), ...(timeoutMs ? { timeoutMs } : {}),
     });
@@ -116,11 +120,15 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
     let judged: JudgingSummary | undefined;
     const judging = flagJudging ?? (await loadJudgingConfig(store, run.id));
     if (judging && !summary.stoppedBy) {
-      if (flagJudging) await saveJudgingConfig(store, run.id, flagJudging);
       const judges = await buildModels(judgeSpecs(judging), {
         store, seed, maxAttempts: judging.maxAttempts, ...(f.judgeBaseUrl ?? f.baseUrl ? { baseURL: (f.judgeBaseUrl ?? f.baseUrl)! } : {}),
         ...(rpm ? { requestsPerMinute: rpm } : {}), ...(timeoutMs ? { timeoutMs } : {}),
+        ...(!flagJudging && judging.endpoints ? { endpoints: judging.endpoints } : {}),
       });
+      if (flagJudging) {
+        const endpoints = Object.fromEntries([...judges].flatMap(([alias, m]) => (m.endpoint ? [[alias, m.endpoint]] : [])));
+        await saveJudgingConfig(store, run.id, { ...flagJudging, ...(Object.keys(endpoints).length ? { endpoints } : {}) });
+      }
       judged = await judgeExplanations({
         store, runId: run.id, config: judging, tests, models: judges, prices: run.prices, concurrency,
         ...(costCapUsd !== undefined ? { costCapUsd } : {}), useCache: f.cache, retryErrors: f.retryErrors ?? false,

@@ -1,3 +1,4 @@
+import { publicEndpoint } from '../shared/endpoint.js';
 import { defaultFetch } from '../shared/node-fetch.js';
 import { z } from 'zod';
 import type { CallWarning, ChatModel, ChatRequest, ChatResult, GenerateOptions, ToolCall } from '../../core/chat-model.js';
@@ -53,6 +54,7 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
     provider: 'anthropic',
     modelId: settings.model,
     isBaseline: false,
+    endpoint: publicEndpoint(baseURL),
     generate: async function generateAnthropic(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
       const { body, warnings } = toAnthropicBody(settings.model, request, defaultMaxTokens);
       const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint });

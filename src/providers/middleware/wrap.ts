@@ -36,6 +36,7 @@ function wrapOne(inner: ChatModel, middleware: ChatModelMiddleware): ChatModel {
     modelId: inner.modelId,
     isBaseline: inner.isBaseline,
     ...(inner.needsHints ? { needsHints: inner.needsHints } : {}),
+    ...(inner.endpoint ? { endpoint: inner.endpoint } : {}),
     generate: async function generateWrapped(request: ChatRequest, options: GenerateOptions = {}): Promise<ChatResult> {
       const transformed = middleware.transformRequest
         ? await middleware.transformRequest({ request, options, model: inner })

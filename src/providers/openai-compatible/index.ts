@@ -1,3 +1,4 @@
+import { publicEndpoint } from '../shared/endpoint.js';
 import { defaultFetch } from '../shared/node-fetch.js';
 import { z } from 'zod';
 import type { CallWarning, ChatModel, ChatRequest, ChatResult, GenerateOptions, ToolCall } from '../../core/chat-model.js';
@@ -64,6 +65,7 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
     provider,
     modelId: settings.model,
     isBaseline: false,
+    endpoint: publicEndpoint(baseURL),
     generate: async function generateOpenAICompatible(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
       const { body, warnings } = toOpenAIBody(settings.model, request, provider);
       const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint });

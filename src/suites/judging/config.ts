@@ -27,6 +27,8 @@ export interface JudgingConfig {
   /** Attempts per judge call (retries on provider errors included) before the explanation is left unscored. */
   maxAttempts: number;
   params: ChatParams;
+  /** Endpoint of each HTTP judge by alias, stored so a resumed run asks the same servers. */
+  endpoints?: Record<string, string>;
 }
 
 const SetupSchema = z.object({ alias: z.string(), spec: z.string(), family: z.string() });
