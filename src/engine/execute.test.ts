@@ -181,3 +181,24 @@ describe('planTrials applicability', () => {
     expect(trials.map(t => `${t.modelAlias}:${t.itemId}`).sort()).toEqual(['a:cat', 'b:bean', 'b:cat', 'b:iarnród', 'b:teach']);
   });
 });
+
+describe('executeRun cost cap', () => {
+  it('charges a response without usage its estimate, so a cap still holds', async () => {
+    const noUsage: ChatModel = { ...model(), async generate(r) { return { text: r.hints?.gold ?? '', warnings: [] }; } };
+    const { options } = await setup(noUsage, test, { concurrency: () => 1 });
+    const s = await executeRun({ ...options, costCapUsd: 0.005 });
+    expect(s.stoppedBy).toBe('cost-cap');
+    expect(s.done).toBe(2);
+    expect(s.spentUsd).toBeCloseTo(0.004, 10);
+  });
+
+  it('with several workers, waits for calls in flight instead of stopping far below the cap', async () => {
+    // Estimates ($0.002) equal the real cost, so eight workers could overbook a $0.0101 cap.
+    const m = model();
+    const { options } = await setup(m, test, { concurrency: () => 8 });
+    const s = await executeRun({ ...options, costCapUsd: 0.0101 });
+    expect(s.stoppedBy).toBe('cost-cap');
+    expect(s.done).toBe(5);
+    expect(s.spentUsd).toBeLessThanOrEqual(0.0101);
+  });
+});

@@ -7,8 +7,8 @@ import { trialStates, type TrialState } from './trial-state.js';
 
 /** How the engine prices calls; the CLI builds it from the run's stored price table. */
 export interface CostModel {
-  /** Actual cost of a finished call. */
-  costOf(modelAlias: string, usage: TokenUsage | undefined): number;
+  /** Actual cost of a finished call that reported its token usage. */
+  costOf(modelAlias: string, usage: TokenUsage): number;
   /** Upper estimate of a call before it is made, for the cost cap. */
   estimate(modelAlias: string, request: ChatRequest): number;
 }
@@ -79,9 +79,18 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
   const pendingAtStart = o.trials.length - count.done - count.failed;
   o.onEvent?.({ type: 'start', total: o.trials.length, ...count, pending: pendingAtStart, spentUsd: spent });
   const memo = new Map<string, ChatResult>();
+  // Workers waiting for in-flight calls to settle before the cost cap can be judged.
+  let settled: Array<() => void> = [];
+  const release = (estimate: number) => {
+    inFlight -= estimate;
+    const waiting = settled;
+    settled = [];
+    waiting.forEach(resolve => resolve());
+  };
   const stop = (reason: 'cost-cap' | 'interrupt') => {
     if (stoppedBy) return;
     stoppedBy = reason;
+    settled.splice(0).forEach(resolve => resolve());
     o.onEvent?.({ type: 'stop', reason });
   };
   o.signal?.addEventListener('abort', () => stop('interrupt'), { once: true });
@@ -96,9 +105,9 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
     const writes: Array<Promise<void>> = [];
     let trialCost = 0;
     for (let step = results.length; ; step++) {
-      if (stoppedBy) return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
       const rendered = test.render(item, results);
       if (!rendered) break;
+      if (stoppedBy) return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
       const request: ChatRequest = {
         ...rendered,
         params: { ...rendered.params, seed: trial.seed },
@@ -115,9 +124,12 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
       const started = performance.now();
       if (!result) {
         const estimate = o.cost.estimate(trial.modelAlias, request);
-        if (o.costCapUsd !== undefined && estimate > 0 && spent + inFlight + estimate > o.costCapUsd) {
-          stop('cost-cap');
-          return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
+        // Calls in flight hold their estimate; when only they stand in the way, wait for them to
+        // settle (their real cost is usually lower) before deciding that the cap is reached.
+        while (o.costCapUsd !== undefined && estimate > 0 && spent + inFlight + estimate > o.costCapUsd) {
+          if (inFlight <= 0 || spent + estimate > o.costCapUsd) stop('cost-cap');
+          else await new Promise<void>(resolve => settled.push(resolve));
+          if (stoppedBy) return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
         }
         inFlight += estimate;
         attempts = 1;
@@ -130,7 +142,7 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
             },
           });
         } catch (error) {
-          inFlight -= estimate;
+          release(estimate);
           // An interrupted call is not a failure: the trial stays pending for --resume.
           if (o.signal?.aborted) return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
           const e = error instanceof ProviderCallError ? error : undefined;
@@ -143,9 +155,10 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
           })));
           return { outcome: 'failed', costUsd: trialCost, committed: Promise.all(writes) };
         }
-        inFlight -= estimate;
-        costUsd = o.cost.costOf(trial.modelAlias, result.usage);
+        // A response without token counts is charged its pre-call estimate, never $0.
+        costUsd = result.usage ? o.cost.costOf(trial.modelAlias, result.usage) : o.cost.estimate(trial.modelAlias, request);
         spent += costUsd;
+        release(estimate);
         trialCost += costUsd;
       }
       memo.set(requestHash, result);

@@ -94,7 +94,7 @@ export async function runSuite(o: RunSuiteOptions): Promise<{ run: RunRecord; su
   const cost: CostModel = {
     costOf: (alias, usage) => {
       const p = priceOf.get(alias);
-      return p && usage ? costOf(p, usage) : 0;
+      return p ? costOf(p, usage) : 0;
     },
     estimate: (alias, request) => {
       const p = priceOf.get(alias);

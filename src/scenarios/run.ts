@@ -4,7 +4,7 @@ import {
   type PriceTable, type RunRecord, type Store, type Trial,
 } from '../core/index.js';
 import { createLimiter } from '../engine/limiter.js';
-import { costOf, loadPriceTable, priceFor } from '../providers/pricing.js';
+import { costOf, estimateCost, loadPriceTable, priceFor } from '../providers/pricing.js';
 import type { FetchFunction } from '../providers/shared/post-json.js';
 import { DIALOGUE_KIND, SCENARIO_KIND, latestCalls, metaToJson, type DialogueMeta } from './dialogue.js';
 import { END } from './graph.js';
@@ -276,7 +276,8 @@ async function runDialogue(c: DialogueContext): Promise<DialogueMeta['status']> 
       const price = priceFor(c.prices, modelEntry.spec);
       await c.store.saveCall(callRecord(trial, step, requestHash, request, {
         status: 'ok', result, attempts, latencyMs: performance.now() - started,
-        costUsd: price && result.usage ? costOf(price, result.usage) : 0, cached: false,
+        // Without reported usage a turn is charged its pre-call estimate, never $0.
+        costUsd: price ? (result.usage ? costOf(price, result.usage) : estimateCost(price, request)) : 0, cached: false,
       }));
       c.onEvent?.({ type: 'turn', trial, step, agent: agent.name, replayed: false });
     }

@@ -156,7 +156,7 @@ async function callJudges(o: JudgeExplanationsOptions, targets: Target[], index:
             ...(o.signal ? { signal: o.signal } : {}),
             onRetry: ({ attempt }) => { attempts = attempt + 1; },
           });
-          const costUsd = price && result.usage ? costOf(price, result.usage) : 0;
+          const costUsd = price ? (result.usage ? costOf(price, result.usage) : estimate) : 0;
           record = { ...base, status: 'ok', result, attempts, latencyMs: performance.now() - started, costUsd, cached: false, createdAt: new Date().toISOString() };
           spent += costUsd;
           summary.spentUsd += costUsd;
