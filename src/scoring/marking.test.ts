@@ -4,6 +4,8 @@ import type { Item, ScoreResult, Trial } from '../core/index.js';
 import { loadItems } from '../suites/load.js';
 import { BUILT_IN_TESTS } from '../suites/tests/index.js';
 import { builtInScorers } from './builtins.js';
+import { PIVOT_COPY_THRESHOLD } from './chrf/index.js';
+import { balancedObjects, parseTutorAnswer } from './tutor-edit/index.js';
 
 // Every marking rule, on real items of the shipped public samples.
 const samples = fileURLToPath(new URL('../../data/samples', import.meta.url));
@@ -17,8 +19,8 @@ function item(id: string): Item {
 }
 
 /** Mark outputs of an item with its test's headline scorer, as the engine does. */
-async function mark(id: string, outputs: string[]): Promise<ScoreResult> {
-  const it = item(id);
+async function mark(id: string | Item, outputs: string[]): Promise<ScoreResult> {
+  const it = typeof id === 'string' ? item(id) : id;
   const scorer = scorers.get(it.test)![0]!;
   const trial = { id: 't', runId: 'r', index: 0, itemId: it.id, itemHash: 'h', test: it.test, modelAlias: 'm', modelSpec: 'openai:m', promptVersion: 'v', repeat: 0, seed: 1 } satisfies Trial;
   return scorer.score({ item: it, trial, outputs });
@@ -79,6 +81,32 @@ describe('translation and round_trip: chrF++ with the signature stored', () => {
     expect(await mark(trip, [source, source])).toMatchObject({ value: 0, reason: 'pivot step returned the source unchanged' });
     expect((await mark(trip, [`  ${source.toUpperCase()} `, source])).value).toBe(0); // light normalisation applies
   });
+  it('gives 0 when the pivot step did not translate: the source quoted or lightly edited (chrF++ against the source >= the threshold)', async () => {
+    const source = String(item(trip).input.text); // Glacfaidh an obair sé mhí.
+    // The QA finding: the source in quotes at both steps scored 87.5 under version 1.
+    const quoted = await mark(trip, [`"${source}"`, `"${source}"`]);
+    expect(quoted).toMatchObject({ value: 0, details: { pivotCopyThreshold: PIVOT_COPY_THRESHOLD } });
+    expect(quoted.reason).toMatch(/^pivot step did not translate: chrF\+\+ of the pivot against the source is \d+\.\d \(>= 65\)$/);
+    expect(quoted.details?.pivotChrf).toBeGreaterThanOrEqual(PIVOT_COPY_THRESHOLD);
+    for (const pivot of [`“${source}”`, `Translation: ${source}`, `Here is the English translation:\n\n${source}`, source.toLowerCase()]) {
+      expect((await mark(trip, [pivot, source])).value, pivot).toBe(0);
+    }
+  });
+  it('lets every genuine translation of the public samples through the pivot guard', async () => {
+    const genuine = [...items.values()].filter(it => it.test === 'round_trip');
+    expect(genuine.length).toBe(20);
+    for (const it of genuine) {
+      const r = await mark(it.id, [String(it.pivot_reference), String(it.input.text)]);
+      expect(r.value, it.id).toBeCloseTo(1, 12);
+      expect(r.details?.pivotChrf as number, it.id).toBeLessThan(20); // measured 4.1-15.6
+    }
+    // A closer language pair may raise the threshold through the scorer's args.
+    const strict = builtInScorers().create('round-trip-chrf', { wordOrder: 2, pivotCopyThreshold: 99 });
+    expect(strict.ref).toMatchObject({ name: 'round-trip-chrf', version: '2' });
+    const trial = { id: 't', runId: 'r', index: 0, itemId: trip, itemHash: 'h', test: 'round_trip', modelAlias: 'm', modelSpec: 'openai:m', promptVersion: 'v', repeat: 0, seed: 1 } satisfies Trial;
+    const source = String(item(trip).input.text);
+    expect((await strict.score({ item: item(trip), trial, outputs: [`"${source}"`, source] })).value).toBeGreaterThan(0.9);
+  });
 });
 
 describe('tutor_accuracy: tutor-edit', () => {
@@ -138,6 +166,54 @@ describe('tutor_accuracy: tutor-edit', () => {
     expect((await mark(en, [fenced])).value).toBe(1);
     const bare = '```\n' + tutor({ has_error: false, corrected_sentence: 'Joseph will care for himself.' }) + '\n```';
     expect((await mark(enOk, [bare])).value).toBe(1);
+  });
+  it('accepts a fix that matches any accepted correction, not only the answer key\'s', async () => {
+    // The QA finding's item: the answer key corrects to "has", the accepted list also allows "had".
+    const shaped = item(en);
+    const she: Item = {
+      ...shaped, id: 'qa:she-have', input: { sentence: 'She have two cats.', language: 'en' },
+      accepted: ['She has two cats.', 'She had two cats.'],
+      answer: { has_error: true, wrong_span: 'have', correction: 'has', corrected_sentence: 'She has two cats.' },
+    };
+    expect((await mark(she, [tutor({ has_error: true, corrected_sentence: 'She has two cats.' })])).value).toBe(1);
+    expect(await mark(she, [tutor({ has_error: true, corrected_sentence: 'She had two cats.' })]))
+      .toMatchObject({ value: 1, details: { matchedCorrection: 'She had two cats.' } });
+    // Still one edit and nothing else; when none matches, the reason is the closest correction's.
+    const extra = await mark(she, [tutor({ has_error: true, corrected_sentence: 'She had three cats.' })]);
+    expect(extra).toMatchObject({ value: 0, details: { editCode: 'extra-edits' } });
+    expect(extra.reason).toBe('makes the expected edit(s) and 1 more: «two» → «three»');
+    expect(await mark(she, [tutor({ has_error: true, corrected_sentence: 'She haves two cats.' })])).toMatchObject({ value: 0, details: { editCode: 'wrong-edit' } });
+    // Without an answer key the accepted list alone decides.
+    const { answer: _key, ...noKey } = she;
+    expect((await mark(noKey, [tutor({ has_error: true, corrected_sentence: 'She had two cats.' })])).value).toBe(1);
+    expect(await mark(noKey, [tutor({ has_error: false, corrected_sentence: 'She have two cats.' })])).toMatchObject({ value: 0, reason: 'missed the error' });
+  });
+  it('reads valid JSON followed (or preceded) by prose with braces, and records which candidate it used', async () => {
+    const answer = tutor({ has_error: true, corrected_sentence: 'The men could find these books.' });
+    expect(await mark(en, [`${answer}\nHope this helps {smile}`])).toMatchObject({ value: 1, details: { json: { from: 'braces', index: 0 } } });
+    expect(await mark(en, [`Rule: {these} takes a plural noun {books}.\n${answer}`])).toMatchObject({ value: 1, details: { json: { from: 'braces', index: 2 } } });
+    // Braces inside JSON strings do not end the object.
+    const braced = JSON.stringify({ has_error: true, corrected_sentence: 'The men could find these books.', explanation: 'Plural: "these {N}" } needs N-s.' });
+    expect(await mark(en, [`${braced} Cheers :-}`])).toMatchObject({ value: 1, details: { json: { from: 'braces', index: 0 } } });
+    // Fenced blocks are tried first, in order; the first that fits the answer shape wins.
+    const fences = 'The shape is:\n```json\n{"has_error": "true or false"}\n```\nMy answer:\n```json\n' + answer + '\n```\n{ok}';
+    expect(await mark(en, [fences])).toMatchObject({ value: 1, details: { json: { from: 'fence', index: 1 } } });
+    // No candidate fits: the first schema problem is the reason.
+    expect((await mark(en, ['{"has_error": true} and {smile}'])).reason).toMatch(/^unparseable answer: corrected_sentence/);
+    expect(parseTutorAnswer('{"has_error": tru}')).toMatchObject({ ok: false, reason: expect.stringMatching(/^unparseable answer: .*JSON/) });
+    expect(balancedObjects('a {b "}" {c}} d {e} {unclosed {f}')).toEqual([[2, 13], [16, 19], [30, 33]]);
+  });
+  it('treats a change of case as a change: a lower-cased correct sentence is not "unchanged", nor is a fix that lower-cases another word', async () => {
+    expect(await mark(enOk, [tutor({ has_error: false, corrected_sentence: 'joseph will care for himself.' })]))
+      .toMatchObject({ value: 0, reason: 'said there was no error but changed the sentence' });
+    expect((await mark(gaOk, [tutor({ has_error: false, corrected_sentence: 'bhí óige shona agam.' })])).value).toBe(0);
+    const lowered = await mark(en, [tutor({ has_error: true, corrected_sentence: 'the men could find these books.' })]);
+    expect(lowered).toMatchObject({ value: 0, details: { editCode: 'extra-edits' } });
+    expect(lowered.reason).toMatch(/«The» → «the»/);
+    expect((await mark(ga, [tutor({ has_error: true, corrected_sentence: 'Fostaí An chomhlachta.' })])).value).toBe(0);
+    // What is still forgiven: Unicode composition, outer and inner whitespace.
+    expect((await mark(gaOk, [tutor({ has_error: false, corrected_sentence: 'Bhí  óige shona agam.'.normalize('NFD') })])).value).toBe(1);
+    expect((await mark(ga, [tutor({ has_error: true, corrected_sentence: ' Fostaí an  chomhlachta.'.normalize('NFD') })])).value).toBe(1);
   });
   it('gives the gold answer the tutor prompt renders for baseline:gold full marks on every sample item', async () => {
     for (const it of items.values()) {

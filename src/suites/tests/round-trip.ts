@@ -15,7 +15,7 @@ function translate(text: string, from: string, to: string): ChatRequest['message
 export const roundTrip: TestDefinition = {
   name: 'round_trip',
   promptVersion: 'round_trip.v1',
-  description: 'Translate into the pivot language, then the model\'s own output back in a new conversation; chrF++ against the original. A pivot step that returns the source unchanged scores 0.',
+  description: 'Translate into the pivot language, then the model\'s own output back in a new conversation; chrF++ against the original. A pivot step that did not translate (chrF++ of the pivot against the source of 65 or more: the source copied, quoted or lightly edited) scores 0.',
   render(item, previous) {
     const text = inputText(item.input, 'text', item.id);
     const from = languageName(inputText(item.input, 'from', item.id));
