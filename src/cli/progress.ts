@@ -4,7 +4,13 @@ import type { RunEvent } from '../engine/execute.js';
  * Progress for people: a bar redrawn in place on a terminal, plain log lines (every 10% or 10 s)
  * otherwise, so CI logs stay readable.
  */
-export function createProgress(stream: NodeJS.WriteStream = process.stderr): (e: RunEvent) => void {
+/** Where progress goes: a terminal (redrawn in place) or any other stream (log lines). */
+export interface ProgressStream {
+  isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+export function createProgress(stream: ProgressStream = process.stderr): (e: RunEvent) => void {
   const tty = stream.isTTY === true;
   let total = 0, done = 0, failed = 0, spent = 0, startDone = 0;
   let started = Date.now(), lastLog = 0, lastDecile = -1, lastDraw = 0;

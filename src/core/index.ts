@@ -13,3 +13,4 @@ export * from './prices.js';
 export * from './store.js';
 export * from './jsonl.js';
 export * from './version.js';
+export * from './env.js';

@@ -1,3 +1,4 @@
+import type { Env } from '../core/env.js';
 import type { ChatModel } from '../core/chat-model.js';
 import { ConfigError } from '../core/errors.js';
 import type { ModelSpec } from '../core/model-spec.js';
@@ -12,7 +13,7 @@ export const DEFAULT_OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
 
 export interface CreateChatModelOptions {
   /** Where defaults are read from. Default `process.env`. */
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
   /** Base URL for `openai:` specs (`--base-url`); wins over OPENAI_BASE_URL. Other providers have their own variables. */
   baseURL?: string;
   /** Base URL for any HTTP provider; wins over `baseURL` and the variables (a resumed run's stored endpoint). */

@@ -1,3 +1,4 @@
+import type { Env } from '../core/env.js';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
@@ -16,7 +17,7 @@ import { closest, zodIssues } from './zod-issues.js';
 
 export interface LoadScenarioOptions {
   /** Where `${VAR}` is read from. Default `process.env`. */
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
   /**
    * `--model alias=spec` overrides, parsed with parseModelSpec. Giving one alias several times
    * sweeps it: one variant per spec.

@@ -1,3 +1,4 @@
+import type { Env } from '../core/env.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ChatModel, ChatParams } from '../core/chat-model.js';
@@ -16,7 +17,7 @@ import type { YamlSource } from './yaml-source.js';
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** `${VAR}` and `${VAR:-default}` in one field; an unset or empty variable without a default is an issue naming the field. */
-export function substituteEnv(text: string, env: NodeJS.ProcessEnv, path: Array<string | number>, source: YamlSource, issues: ConfigIssue[]): string {
+export function substituteEnv(text: string, env: Env, path: Array<string | number>, source: YamlSource, issues: ConfigIssue[]): string {
   return text.replace(ENV_REF, (_whole, name: string, fallback: string | undefined) => {
     const value = env[name];
     if (value !== undefined && value !== '') return value;
@@ -49,7 +50,7 @@ export const SECRET_KEY = /(^|[_-])(api[_-]?key|key|token|secret|password|author
 export function resolveModel(
   alias: string,
   config: ModelConfigInput,
-  o: { override?: ModelSpec; env: NodeJS.ProcessEnv; baseDir: string; scriptFile?: string; source: YamlSource; issues: ConfigIssue[] },
+  o: { override?: ModelSpec; env: Env; baseDir: string; scriptFile?: string; source: YamlSource; issues: ConfigIssue[] },
 ): ScenarioModel {
   const path = (field: string) => ['models', alias, field];
   const provider = o.override?.provider ?? config.type ?? 'openai';
@@ -84,7 +85,7 @@ export function resolveModel(
 export interface BuildModelOptions {
   retry: ScenarioGlobals['retry'];
   fetch?: FetchFunction;
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
   timeoutMs?: number;
 }
 

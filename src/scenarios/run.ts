@@ -1,3 +1,4 @@
+import type { Env } from '../core/env.js';
 import { PAIDEIA_VERSION } from '../core/version.js';
 import {
   ProviderCallError, contentHash, type CallRecord, type ChatModel, type ChatRequest, type ChatResult,
@@ -32,7 +33,7 @@ export interface RunScenarioOptions {
   /** Network for the default models (tests point it at local servers). */
   fetch?: FetchFunction;
   /** Where the default models read provider variables (OPENAI_BASE_URL, ...). Default `process.env`. */
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
   /** Judge finished dialogues after running them (default true). */
   judge?: boolean;
   /** Continue failed dialogues from their failed turn (default false: a resume leaves them failed). */

@@ -1,3 +1,4 @@
+import type { Env } from '../../core/env.js';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -16,7 +17,7 @@ import { nonNegative, numberFlag, positiveInt } from '../options.js';
 export interface ScenarioIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
 }
 
 const processIO: ScenarioIO = { stdout: t => process.stdout.write(t), stderr: t => process.stderr.write(t) };

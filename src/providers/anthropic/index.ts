@@ -1,3 +1,4 @@
+import type { Env } from '../../core/env.js';
 import { publicEndpoint } from '../shared/endpoint.js';
 import { defaultFetch } from '../shared/node-fetch.js';
 import { z } from 'zod';
@@ -20,7 +21,7 @@ export interface AnthropicSettings {
   timeoutMs?: number;
   /** `max_tokens` when the request sets none (the API requires one). Default 1024. */
   defaultMaxTokens?: number;
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
 }
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';

@@ -1,3 +1,4 @@
+import type { Env } from '../../core/env.js';
 import { publicEndpoint } from '../shared/endpoint.js';
 import { defaultFetch } from '../shared/node-fetch.js';
 import { z } from 'zod';
@@ -24,7 +25,7 @@ export interface OpenAICompatibleSettings {
   /** Name this model reports and the `providerOptions` namespace it reads. Default `openai`. */
   provider?: string;
   /** Where defaults are read from; `process.env` unless a test injects its own. */
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
 }
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
