@@ -42,7 +42,18 @@ export interface ModelFamily {
 }
 
 /**
- * The family of a `provider:model` spec: an explicit family wins; then the table; then a vendor
+ * The base model of an OpenAI fine-tune, `ft:<base>:<org>:<suffix>:<id>` (`ft:gpt-4o-mini-2024-07-18:org::id`
+ * is `gpt-4o-mini-2024-07-18`): only the base is read, so neither the `ft` prefix nor an organisation
+ * or suffix that happens to contain a family's name decides the family. Other names are returned as given.
+ */
+export function baseOfFineTune(name: string): string {
+  const m = /^ft:([^:]+)/i.exec(name);
+  return m ? m[1]! : name;
+}
+
+/**
+ * The family of a `provider:model` spec (a fine-tune `ft:<base>:...` is read as its base model, see
+ * baseOfFineTune): an explicit family wins; then the table; then a vendor
  * folder; then a provider that serves only its own models; else the first token of the model name
  * (letters and digits, lower-cased), so `olmo-2-13b` and `olmo-2-7b` are one family.
  */
@@ -52,7 +63,7 @@ export function modelFamily(spec: string, explicit?: string): ModelFamily {
   const provider = colon > 0 ? spec.slice(0, colon) : '';
   const model = colon > 0 ? spec.slice(colon + 1) : spec;
   const slash = model.lastIndexOf('/');
-  const bare = model.slice(slash + 1);
+  const bare = baseOfFineTune(model.slice(slash + 1));
   const rule = FAMILY_TABLE.find(r => r.pattern.test(bare));
   if (rule) return { family: rule.family, source: 'table' };
   const vendor = slash > 0 ? VENDORS[model.slice(0, model.indexOf('/')).toLowerCase()] : undefined;
