@@ -124,6 +124,35 @@ describe('createOpenAICompatibleModel', () => {
     expect(result.text).toBe('ab');
   });
 
+  it('treats a 200 whose choice has no text and no tool calls as an empty, retryable failed call (as Anthropic\'s empty reply is)', async () => {
+    const withoutContent = openAIChatBody();
+    delete (withoutContent.choices as Array<{ message: Record<string, unknown> }>)[0]!.message.content;
+    const emptyParts = openAIChatBody();
+    (emptyParts.choices as Array<{ message: { content: unknown } }>)[0]!.message.content = [];
+    server = await startOpenAICompatibleServer({
+      replies: [
+        { body: openAIChatBody({ text: null }) },
+        { body: openAIChatBody({ text: '', finishReason: 'content_filter' }) },
+        { body: withoutContent },
+        { body: emptyParts },
+        { body: { ...openAIChatBody(), choices: [] } },
+      ],
+    });
+    const model = createOpenAICompatibleModel({ model: 'm', baseURL: server.baseURL, env: {} });
+    const req: ChatRequest = { messages: [{ role: 'user', content: 'x' }], params: {} };
+    const errors = [];
+    for (let i = 0; i < 5; i++) errors.push(await callError(model.generate(req)));
+    for (const e of errors) {
+      expect(e).toBeInstanceOf(ProviderCallError);
+      expect(e).toMatchObject({ kind: 'empty', isRetryable: true });
+    }
+    expect(errors[0]!.message).toMatch(/answered with no content: the first choice has no text and no tool calls \(finish_reason "stop"\)/);
+    expect(errors[1]!.message).toMatch(/finish_reason "content_filter"/);
+    expect(errors[0]!.responseBody).toContain('"content":null');
+    expect(errors[4]!.message).toMatch(/the `choices` list is empty or missing/);
+    expect(server.requests).toHaveLength(5);
+  });
+
   it('treats an error object inside a 200 body (OpenRouter) as a failed call', async () => {
     server = await startOpenAICompatibleServer({
       replies: [

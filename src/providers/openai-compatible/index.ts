@@ -109,7 +109,11 @@ export function toOpenAIBody(model: string, request: ChatRequest, namespace = 'o
   return { body: { ...body, ...passthrough }, warnings };
 }
 
-/** Reads the first choice. Throws kind `empty` when there is none. */
+/**
+ * Reads the first choice. Throws kind `empty` (retryable) when there is none, and when the choice
+ * has no text (content null, absent, `""` or a list of parts with no text) and no tool calls: that
+ * is a failed call, as the same reply from Anthropic is, never an empty answer to be scored.
+ */
 export function fromOpenAIBody(body: JsonObject, label: string): Omit<ChatResult, 'warnings'> {
   const choices = body.choices;
   if (!Array.isArray(choices) || choices.length === 0) throw emptyResponse(label, 'the `choices` list is empty or missing', body);
@@ -123,8 +127,13 @@ export function fromOpenAIBody(body: JsonObject, label: string): Omit<ChatResult
       toolCalls.push({ name: fn.name, arguments: typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {}) });
     }
   }
+  const text = readContent(message.content);
+  if (text === '' && toolCalls.length === 0) {
+    const finish = typeof choice.finish_reason === 'string' ? ` (finish_reason "${choice.finish_reason}")` : '';
+    throw emptyResponse(label, `the first choice has no text and no tool calls${finish}`, body);
+  }
   const usage = asObject(body.usage);
-  const result: Omit<ChatResult, 'warnings'> = { text: readContent(message.content), raw: body };
+  const result: Omit<ChatResult, 'warnings'> = { text, raw: body };
   if (toolCalls.length > 0) result.toolCalls = toolCalls;
   if (typeof usage.prompt_tokens === 'number' || typeof usage.completion_tokens === 'number') {
     result.usage = { inputTokens: numberOr0(usage.prompt_tokens), outputTokens: numberOr0(usage.completion_tokens) };
