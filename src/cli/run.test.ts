@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -166,5 +166,58 @@ describe('paideia run endpoints', () => {
     expect(other.code, other.stderr).toBe(0);
     expect(other.stdout.trim()).not.toBe(runA);
     expect(b.requests).toHaveLength(10);
+  });
+});
+
+describe('paideia run and friends on bad input', () => {
+  it('exits 2 with file, line and field when an item lacks an input field its test needs', async () => {
+    const cwd = workdir();
+    const bad = join(cwd, 'bad.jsonl');
+    const lines = readFileSync(suite, 'utf8').trim().split('\n');
+    const item = JSON.parse(lines[0]!) as Record<string, unknown>;
+    writeFileSync(bad, [lines[1], JSON.stringify({ ...item, input: { foo: 'bar' } })].join('\n'));
+    const r = await runCli(['run', bad, '-m', 'baseline:gold'], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${bad}:2, field "input.lemma": test grammar_forms cannot use this item`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 on an empty --tests, a seed that is not a plain whole number and absurd repeats', async () => {
+    const cwd = workdir();
+    for (const [flags, message] of [
+      [['--tests', ''], /field "--tests": name at least one test/],
+      [['--seed', '1e3'], /field "--seed": expected a whole number in decimal digits/],
+      [['--seed', '99999999999999999999'], /field "--seed": expected a whole number from 0 to/],
+      [['--repeats', '1000000000'], /field "--repeats": expected a whole number from 1 to 1000/],
+    ] as const) {
+      const r = await runCli(['run', suite, '-m', 'baseline:gold', ...flags], { cwd });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+
+  it('read-only commands refuse a store that does not exist instead of creating an empty one', async () => {
+    const cwd = workdir();
+    for (const args of [['runs'], ['report', 'run-x'], ['rescore', 'run-x']]) {
+      const r = await runCli([...args, '--store', 'sqlite:typo.db'], { cwd });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/field "--store": no store at/);
+    }
+    expect(existsSync(join(cwd, 'typo.db'))).toBe(false);
+  });
+
+  it('refuses to call api.openai.com without a key, before any trial', async () => {
+    const r = await runCli(['run', suite, '-m', 'openai:gpt-4.1-mini'], { cwd: workdir(), env: { OPENAI_BASE_URL: '' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/field "OPENAI_API_KEY": no API key for https:\/\/api\.openai\.com\/v1/);
+  });
+});
+
+describe('paideia suites build without sources', () => {
+  it('exits 2 when no source folder is there, instead of writing empty suites', async () => {
+    const cwd = workdir();
+    const r = await runCli(['suites', 'build', '--sources', join(cwd, 'nope'), '--private', join(cwd, 'p'), '--samples', join(cwd, 's')], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/field "--sources": no items could be built/);
   });
 });

@@ -20,12 +20,12 @@ export const ItemSourceSchema = z.union([
  */
 export const ItemSchema = z
   .looseObject({
-    id: z.string().min(1).describe('Stable id, unique within a suite'),
+    id: z.string().regex(/^\S(.*\S)?$/s, 'a non-empty id without leading or trailing spaces').describe('Stable id, unique within a suite'),
     test: z.string().regex(/^[a-z][a-z0-9_]*$/, 'lower_snake_case test name').describe('Test name, e.g. grammar_forms'),
     language: z.string().min(2).describe('Language under test (BCP 47), e.g. ga, en'),
     input: z.record(z.string(), jsonValue).describe("Structured input the test's prompt template renders"),
-    accepted: z.array(z.string()).optional().describe('Accepted answers (rule-marked tests)'),
-    references: z.array(z.string()).optional().describe('Reference translations (chrF-marked tests)'),
+    accepted: z.array(z.string().regex(/\S/, 'an accepted answer may not be empty')).optional().describe('Accepted answers (rule-marked tests)'),
+    references: z.array(z.string().regex(/\S/, 'a reference may not be empty')).optional().describe('Reference translations (chrF-marked tests)'),
     source: ItemSourceSchema.describe('Dataset or file and record key'),
     licence: z.string().min(1).describe('Licence of the derived item, e.g. ODbL-1.0'),
     evidence: z.string().min(1).describe("Evidence label from the suite's methodology"),
@@ -42,8 +42,9 @@ export const ItemSchema = z
     {
       message: 'an item needs a non-empty "accepted" or "references" list',
       path: ['accepted'],
-      // Run even when other fields failed, so one pass reports every problem of a line.
-      when: () => true,
+      // Run even when other fields failed, so one pass reports every problem of a line (but not
+      // on a line that is no object at all: that has its one error already).
+      when: payload => payload.value !== null && typeof payload.value === 'object' && !Array.isArray(payload.value),
     },
   );
 

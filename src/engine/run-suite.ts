@@ -1,6 +1,6 @@
 import { PAIDEIA_VERSION } from '../core/version.js';
 import {
-  ConfigError, contentHash, type ChatModel, type ChatParams, type Item, type ModelSpec, type PriceTable,
+  ConfigError, contentHash, type ConfigIssue, type VersionedItem, type ChatModel, type ChatParams, type Item, type ModelSpec, type PriceTable,
   type RunRecord, type Store, type TestDefinition,
 } from '../core/index.js';
 import { costOf, estimateCost, priceFor } from '../providers/pricing.js';
@@ -55,8 +55,13 @@ export async function runSuite(o: RunSuiteOptions): Promise<{ run: RunRecord; su
       })));
     }
   } else {
-    const loaded = loadItems(o.suites).filter(v => !o.tests || o.tests.includes(v.item.test));
-    if (loaded.length === 0) throw new ConfigError([{ field: '--tests', message: `no items of tests ${o.tests?.join(', ')} in ${o.suites.join(', ')}` }]);
+    const all = loadItems(o.suites);
+    const loaded = all.filter(v => !o.tests || o.tests.includes(v.item.test));
+    if (loaded.length === 0) {
+      const present = [...new Set(all.map(v => v.item.test))].sort().join(', ');
+      throw new ConfigError([{ field: '--tests', message: `no items of test(s) ${o.tests?.join(', ')} in ${o.suites.join(', ')} (it holds: ${present})` }]);
+    }
+    checkInputs(loaded, o.testDefinitions);
     const endpoints: Record<string, string> = {};
     for (const m of o.models) {
       const endpoint = o.createModel(m).endpoint;
@@ -112,4 +117,24 @@ export async function runSuite(o: RunSuiteOptions): Promise<{ run: RunRecord; su
   const note = summary.stoppedBy === 'cost-cap' ? `cost cap $${o.costCapUsd} reached` : summary.stoppedBy === 'interrupt' ? 'interrupted' : summary.failed ? `${summary.failed} trial(s) failed` : undefined;
   await o.store.setRunStatus(run.id, status, note);
   return { run: { ...run, status }, summary };
+}
+
+/**
+ * Every item must render under its test before anything runs: an input field the prompt template
+ * needs but the item lacks is bad input (exit 2, file and line), not a crash mid-run.
+ */
+function checkInputs(items: VersionedItem[], tests: ReadonlyMap<string, TestDefinition>): void {
+  const issues: ConfigIssue[] = [];
+  for (const v of items) {
+    const test = tests.get(v.item.test);
+    if (!test) continue; // planTrials names unknown tests
+    try {
+      test.render(v.item, []);
+    } catch (e) {
+      const message = (e as Error).message;
+      const field = /\b(input(?:\.[\w-]+)*)/.exec(message)?.[1] ?? 'input';
+      issues.push({ file: v.file, line: v.line, field, message: `test ${test.name} cannot use this item: ${message.replace(/^item [^:]+: /, '')}` });
+    }
+  }
+  if (issues.length) throw new ConfigError(issues);
 }

@@ -48,7 +48,7 @@ export function createChatModel(spec: ModelSpec, options: CreateChatModelOptions
       return createOpenAICompatibleModel({
         model: spec.model, ...io,
         provider: 'ollama',
-        baseURL: options.endpoint ?? env.OLLAMA_BASE_URL ?? DEFAULT_OLLAMA_BASE_URL,
+        baseURL: options.endpoint || env.OLLAMA_BASE_URL || DEFAULT_OLLAMA_BASE_URL,
         // Never send OPENAI_API_KEY to a local server; Ollama needs no key.
         apiKeyEnv: 'OLLAMA_API_KEY',
       });

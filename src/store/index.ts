@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, type Store } from '../core/index.js';
 import { createSqliteStore } from './sqlite/index.js';
@@ -6,11 +7,15 @@ import { createSqliteStore } from './sqlite/index.js';
 export const DEFAULT_STORE_URL = 'sqlite:.paideia/paideia.db';
 
 /** Open (and migrate) the store a `--store` URL names. */
-export async function openStore(url: string = DEFAULT_STORE_URL): Promise<Store> {
+export async function openStore(url: string = DEFAULT_STORE_URL, o: { mustExist?: boolean } = {}): Promise<Store> {
   let store: Store;
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     if (!path) throw new ConfigError([{ field: '--store', message: 'sqlite: needs a file path, e.g. sqlite:.paideia/paideia.db' }]);
+    // Commands that only read must not leave an empty database behind a typo.
+    if (o.mustExist && path !== ':memory:' && !existsSync(resolve(path))) {
+      throw new ConfigError([{ field: '--store', message: `no store at ${resolve(path)}; run something first, or name the right file with --store sqlite:<path>` }]);
+    }
     store = createSqliteStore(path === ':memory:' ? path : resolve(path));
   } else {
     throw new ConfigError([{ field: '--store', message: `unsupported store URL "${url}"; use sqlite:<path> (e.g. ${DEFAULT_STORE_URL})` }]);

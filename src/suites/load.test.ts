@@ -55,3 +55,37 @@ describe('loadItems', () => {
     expect(() => loadItems(['/no/such/suite.jsonl'])).toThrow(/\/no\/such\/suite.jsonl: no such item file/);
   });
 });
+
+describe('loadItems on hostile files', () => {
+  it('names a line that is not an object, an empty accepted answer, a blank id, and a BOM inside the file is tolerated', () => {
+    const path = file([
+      'null',
+      JSON.stringify({ ...good, id: 'e', accepted: [''] }),
+      JSON.stringify({ ...good, id: '  ' }),
+      '\uFEFF' + JSON.stringify({ ...good, id: 'bom-mid-file' }),
+    ]);
+    let error: ConfigError | undefined;
+    try {
+      loadItems([path]);
+    } catch (e) {
+      error = e as ConfigError;
+    }
+    const where = error!.issues.map(i => `${i.line}:${i.field ?? ''}`);
+    expect(where).toContain('1:');
+    expect(where).toContain('2:accepted.0');
+    expect(where).toContain('3:id');
+    expect(where.some(w => w.startsWith('4:'))).toBe(false);
+    expect(where.filter(w => w.startsWith('1:'))).toHaveLength(1); // no spurious "accepted" issue for a null line
+  });
+
+  it('refuses a file that is not UTF-8, naming the line, instead of decoding it to U+FFFD', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'paideia-items-')), 'latin1.jsonl');
+    const line = JSON.stringify({ ...good, id: 'caf\u00e9' });
+    writeFileSync(path, Buffer.concat([Buffer.from(JSON.stringify(good) + '\n'), Buffer.from(line, 'latin1')]));
+    expect(() => loadItems([path])).toThrow(new RegExp(`${path}:2: not valid UTF-8`));
+  });
+
+  it('says a file with no item lines holds no items', () => {
+    expect(() => loadItems([file(['', '  '])])).toThrow(/no items/);
+  });
+});

@@ -31,7 +31,9 @@ export function loadItems(paths: string[]): VersionedItem[] {
   const files = paths.flatMap(itemFiles);
   if (files.length === 0) throw new ConfigError([{ file: paths.join(', '), message: 'no .jsonl item files found' }]);
   for (const file of files) {
-    for (const { value, line } of parseJsonlLines(readFileSync(file, 'utf8'), file, issues)) {
+    const text = readUtf8(file, issues);
+    if (text === undefined) continue;
+    for (const { value, line } of parseJsonlLines(text, file, issues)) {
       const parsed = ItemSchema.safeParse(value);
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
@@ -48,5 +50,33 @@ export function loadItems(paths: string[]): VersionedItem[] {
     }
   }
   if (issues.length) throw new ConfigError(issues);
+  if (items.length === 0) throw new ConfigError([{ file: files.join(', '), message: 'no items: the file(s) hold no item lines' }]);
   return items;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The file as UTF-8, or an issue naming the first line that is not (never silent U+FFFD). */
+function readUtf8(file: string, issues: ConfigIssue[]): string | undefined {
+  const bytes = readFileSync(file);
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    let line = 1;
+    let start = 0;
+    for (let i = 0; i <= bytes.length; i++) {
+      if (i === bytes.length || bytes[i] === 0x0a) {
+        try {
+          strictUtf8.decode(bytes.subarray(start, i));
+        } catch {
+          issues.push({ file, line, message: 'not valid UTF-8 (save the file as UTF-8)' });
+          return undefined;
+        }
+        line++;
+        start = i + 1;
+      }
+    }
+    issues.push({ file, message: 'not valid UTF-8 (save the file as UTF-8)' });
+    return undefined;
+  }
 }

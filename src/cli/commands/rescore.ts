@@ -10,7 +10,7 @@ export function registerRescore(program: Command): void {
     .argument('<run-id>')
     .option('--store <url>', 'store URL', DEFAULT_STORE_URL)
     .action(async (runId: string, f: { store: string }) => {
-      const store = await openStore(f.store);
+      const store = await openStore(f.store, { mustExist: true });
       try {
         if (!(await store.getRun(runId))) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}` }]);
         const { scored } = await rescoreRun(store, runId, tests, scorers);

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Command } from 'commander';
 import { ConfigError, parseModelSpec, type ChatParams } from '../../core/index.js';
 import { runSuite } from '../../engine/run-suite.js';
@@ -37,6 +38,9 @@ export interface RunFlags {
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
+/** Beyond this, a run is a mistake (a typo'd flag), not a design: it would plan billions of trials. */
+const MAX_REPEATS = 1000;
+
 export function addRunFlags(cmd: Command): Command {
   return cmd
     .option('-m, --model <spec>', 'model spec, repeatable: openai:<model>, anthropic:<model>, ollama:<model>, baseline:copy|gold|random|script, replay:<run-id>; alias=spec names it', collect)
@@ -52,7 +56,7 @@ export function addRunFlags(cmd: Command): Command {
     .option('--retry-errors', 'run the failed trials of the run again')
     .option('--concurrency <n>', 'concurrent calls per provider', '8')
     .option('--rpm <n>', 'requests per minute per model')
-    .option('--base-url <url>', 'base URL of an OpenAI-compatible (or Anthropic) endpoint; default from OPENAI_BASE_URL / ANTHROPIC_BASE_URL')
+    .option('--base-url <url>', 'base URL of the OpenAI-compatible endpoint of openai: models (default OPENAI_BASE_URL, else api.openai.com); anthropic: models read ANTHROPIC_BASE_URL, ollama: OLLAMA_BASE_URL')
     .option('--script <file>', 'script of turns for baseline:script')
     .option('--max-attempts <n>', 'attempts per call, first try included', '5')
     .option('--timeout <ms>', 'per-attempt timeout of a model call in milliseconds')
@@ -76,7 +80,15 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
   const maxTokens = numberFlag('--max-tokens', f.maxTokens, positiveInt, 'a whole number >= 1');
   if (temperature !== undefined) params.temperature = temperature;
   if (maxTokens !== undefined) params.maxTokens = maxTokens;
-  const seed = numberFlag('--seed', f.seed, n => Number.isInteger(n) && n >= 0, 'a whole number >= 0')!;
+  if (f.seed !== undefined && !/^\d+$/.test(f.seed.trim())) throw new ConfigError([{ field: '--seed', message: `expected a whole number in decimal digits, got "${f.seed}"` }]);
+  const seed = numberFlag('--seed', f.seed, n => Number.isSafeInteger(n) && n >= 0, `a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`)!;
+  const repeats = numberFlag('--repeats', f.repeats, n => positiveInt(n) && n <= MAX_REPEATS, `a whole number from 1 to ${MAX_REPEATS}`)!;
+  if (f.tests !== undefined && !listFlag(f.tests)) throw new ConfigError([{ field: '--tests', message: 'name at least one test, e.g. --tests grammar_forms,translation' }]);
+  if (f.resume) {
+    const ignored = [specs.length ? '--model' : '', suites.length ? 'suites' : '', f.tests ? '--tests' : '', f.temperature ? '--temperature' : '', f.maxTokens ? '--max-tokens' : '']
+      .filter(Boolean);
+    if (ignored.length) process.stderr.write(`warning: --resume continues the stored run as it was planned; ignoring ${ignored.join(', ')} (and --repeats/--seed)\n`);
+  }
   const costCapUsd = numberFlag('--cost-cap', f.costCap, nonNegative, 'an amount in USD >= 0');
   const concurrency = numberFlag('--concurrency', f.concurrency, positiveInt, 'a whole number >= 1')!;
   const rpm = numberFlag('--rpm', f.rpm, positiveInt, 'a whole number >= 1');
@@ -88,6 +100,8 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
   const prices = loadPriceTable(f.prices);
   const store = await openStore(f.store);
   const controller = new AbortController();
+  // Every call in flight listens to this signal; dozens at once is expected, not a leak.
+  setMaxListeners(0, controller.signal);
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   process.once('SIGTERM', onSigint);
@@ -108,7 +122,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
       ...(rpm ? { requestsPerMinute: rpm } : {}), ...(timeoutMs ? { timeoutMs } : {}),
     });
     const { run, summary } = await runSuite({
-      store, suites, models: specs, repeats: numberFlag('--repeats', f.repeats, positiveInt, 'a whole number >= 1')!, seed, params,
+      store, suites, models: specs, repeats, seed, params,
       ...(listFlag(f.tests) ? { tests: listFlag(f.tests)! } : {}), testDefinitions: tests, scorers,
       createModel: spec => models.get(spec.alias)!, prices, ...(costCapUsd !== undefined ? { costCapUsd } : {}),
       useCache: f.cache, retryErrors: f.retryErrors ?? false, ...(f.resume ? { resumeRunId: f.resume } : {}),

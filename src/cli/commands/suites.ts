@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { ConfigError } from '../../core/index.js';
 import { buildSuites, describeBuilders } from '../../suites/build.js';
 import { loadBuildConfig } from '../../suites/build-config.js';
 import { itemFiles, loadItems } from '../../suites/load.js';
@@ -33,6 +34,9 @@ export function registerSuites(program: Command): void {
         }
       }
       process.stdout.write(`full sets in ${f.private}; public samples, attributions and build reports in ${f.samples}\n`);
+      if (report.suites.every(s => s.tests.every(t => t.items === 0))) {
+        throw new ConfigError([{ field: '--sources', message: `no items could be built from ${f.sources}: none of the source folders the builders read is there (see the shortfalls above)` }]);
+      }
     });
   suites.command('list')
     .description('list item files and their tests')

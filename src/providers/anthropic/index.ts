@@ -1,3 +1,4 @@
+import { ConfigError } from '../../core/errors.js';
 import type { Env } from '../../core/env.js';
 import { publicEndpoint } from '../shared/endpoint.js';
 import { defaultFetch } from '../shared/node-fetch.js';
@@ -37,8 +38,13 @@ const anthropicOptionsSchema = z.looseObject({
 /** A model behind Anthropic's Messages API. */
 export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
   const env = settings.env ?? process.env;
-  const baseURL = (settings.baseURL ?? env.ANTHROPIC_BASE_URL ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, '');
-  const apiKey = settings.apiKey ?? env.ANTHROPIC_API_KEY;
+  // An empty variable counts as unset (shells and CI often export them empty).
+  const baseURL = (settings.baseURL || env.ANTHROPIC_BASE_URL || DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, '');
+  const apiKey = settings.apiKey || env.ANTHROPIC_API_KEY || undefined;
+  // Anthropic's own API always needs a key: say so before the first call rather than fail every trial.
+  if (!apiKey && baseURL === DEFAULT_ANTHROPIC_BASE_URL) {
+    throw new ConfigError([{ field: 'ANTHROPIC_API_KEY', message: `no API key for ${baseURL}: set ANTHROPIC_API_KEY (or the \`apiKey\` option), or point ANTHROPIC_BASE_URL at your own server` }]);
+  }
   const fetchFn = settings.fetch ?? defaultFetch();
   const timeoutMs = settings.timeoutMs ?? 120_000;
   const defaultMaxTokens = settings.defaultMaxTokens ?? 1024;

@@ -1,3 +1,4 @@
+import { ConfigError } from '../../core/errors.js';
 import type { Env } from '../../core/env.js';
 import { publicEndpoint } from '../shared/endpoint.js';
 import { defaultFetch } from '../shared/node-fetch.js';
@@ -48,9 +49,14 @@ const openAIOptionsSchema = z.looseObject({
 export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings): ChatModel {
   const env = settings.env ?? process.env;
   const apiKeyEnv = settings.apiKeyEnv ?? 'OPENAI_API_KEY';
-  const baseURL = (settings.baseURL ?? env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
-  const apiKey = settings.apiKey ?? env[apiKeyEnv];
+  // An empty variable counts as unset (shells and CI often export them empty).
+  const baseURL = (settings.baseURL || env.OPENAI_BASE_URL || DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
+  const apiKey = settings.apiKey || env[apiKeyEnv] || undefined;
   const provider = settings.provider ?? 'openai';
+  // OpenAI itself always needs a key: say so before the first call rather than fail every trial.
+  if (!apiKey && baseURL === DEFAULT_OPENAI_BASE_URL) {
+    throw new ConfigError([{ field: apiKeyEnv, message: `no API key for ${baseURL}: set ${apiKeyEnv} (or the \`apiKey\` option), or point --base-url / OPENAI_BASE_URL at your own server` }]);
+  }
   const fetchFn = settings.fetch ?? defaultFetch();
   const timeoutMs = settings.timeoutMs ?? 120_000;
   const url = `${baseURL}/chat/completions`;
