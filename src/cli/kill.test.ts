@@ -78,3 +78,29 @@ describe('kill -9 in the middle of a run', () => {
     expect(scores.filter(s => s.value === 1)).toHaveLength(120);
   });
 });
+
+describe('two processes on one run', () => {
+  it('the second is refused while the first runs (exit 2), so no trial is called twice', async () => {
+    const server = await startOpenAICompatibleServer({
+      reply: () => ({ status: 200, delayMs: 20, body: { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } } }),
+    });
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-twice-'));
+    const args = ['run', suiteFile(cwd), '-m', 'openai:m', '--repeats', '1', '--base-url', server.baseURL, '--concurrency', '2'];
+    const first = startCli(args, { cwd });
+    await new Promise<void>(resolve => {
+      const poll = setInterval(() => {
+        if (server.requests.length >= 4) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 5);
+    });
+    const second = await runCli(args, { cwd });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/is being run by process \d+/);
+    const done = await first.done;
+    expect(done.code, done.stderr).toBe(0);
+    expect(server.requests).toHaveLength(60);
+  });
+});

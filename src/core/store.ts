@@ -6,6 +6,18 @@ import type { RunRecord, RunStatus } from './run-record.js';
 import type { Score } from './scorer.js';
 import type { Trial } from './trial.js';
 
+/** Who is running a run: one process at a time, so no trial is called twice and a cost cap holds. */
+export interface RunLease {
+  /** Random id of the holding process's run session. */
+  holderId: string;
+  pid: number;
+  host: string;
+  /** ISO time the lease was taken. */
+  since: string;
+  /** Milliseconds since the epoch after which the lease is void unless renewed. */
+  expiresAt: number;
+}
+
 /**
  * The one store interface. SQLite (embedded default) and PostgreSQL implement it; nothing above
  * it may assume either. Every write is durable when its promise resolves.
@@ -43,6 +55,14 @@ export interface Store {
   /** Store scores, replacing any earlier score of the same trial by the same scorer name and version. */
   saveScores(scores: Score[]): Promise<void>;
   listScores(runId: string): Promise<Score[]>;
+
+  /** The current lease on a run, if any (who is running it, until when). */
+  getRunLease(runId: string): Promise<RunLease | undefined>;
+  /**
+   * Set the lease atomically if the stored holder is still `expectedHolderId` (`null`: no lease
+   * stored). False when another process changed it first. `lease: null` releases it.
+   */
+  swapRunLease(runId: string, expectedHolderId: string | null, lease: RunLease | null): Promise<boolean>;
 
   /** Free-form, namespaced artefacts of later stages (judgments, dialogues, study data). */
   putArtifact(runId: string, kind: string, key: string, value: JsonValue): Promise<void>;

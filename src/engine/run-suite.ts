@@ -7,6 +7,7 @@ import { costOf, estimateCost, priceFor } from '../providers/pricing.js';
 import type { ScorerRegistry } from '../scoring/registry.js';
 import { loadItems } from '../suites/load.js';
 import { executeRun, type CostModel, type RunEvent, type RunSummary } from './execute.js';
+import { acquireRunLease } from './lease.js';
 import { planTrials } from './plan.js';
 
 
@@ -80,6 +81,16 @@ export async function runSuite(o: RunSuiteOptions): Promise<{ run: RunRecord; su
     await o.store.saveItems(loaded);
     items = loaded;
   }
+  // One process at a time per run: a second one would call the same trials again.
+  const lease = await acquireRunLease(o.store, run.id);
+  try {
+    return await execute(o, run, items);
+  } finally {
+    await lease.release();
+  }
+}
+
+async function execute(o: RunSuiteOptions, run: RunRecord, items: Array<{ item: Item; hash: string }>): Promise<{ run: RunRecord; summary: RunSummary }> {
   const models = new Map(run.config.models.map(m => [m.alias, o.createModel(m)]));
   const trials = planTrials({
     runId: run.id, items, models: run.config.models, tests: o.testDefinitions, repeats: run.config.repeats,

@@ -70,6 +70,20 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       await s.close();
     });
 
+    it('swaps a run lease only from the holder it expects', async () => {
+      const s = await open();
+      const lease = (holderId: string) => ({ holderId, pid: 1, host: 'h', since: '2026-01-01T00:00:00.000Z', expiresAt: 5 });
+      expect(await s.getRunLease('run-1')).toBeUndefined();
+      expect(await s.swapRunLease('run-1', 'someone', lease('a'))).toBe(false);
+      expect(await s.swapRunLease('run-1', null, lease('a'))).toBe(true);
+      expect(await s.swapRunLease('run-1', null, lease('b'))).toBe(false);
+      expect(await s.getRunLease('run-1')).toEqual(lease('a'));
+      expect(await s.swapRunLease('run-1', 'a', lease('b'))).toBe(true);
+      expect(await s.swapRunLease('run-1', 'b', null)).toBe(true);
+      expect(await s.getRunLease('run-1')).toBeUndefined();
+      await s.close();
+    });
+
     it('upserts artifacts by run, kind and key', async () => {
       const s = await open();
       await s.putArtifact('run-1', 'dialogue', 'b', { turns: 1 });

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type {
-  CallRecord, ChatResult, JsonValue, RunRecord, RunStatus, Score, Store, Trial, VersionedItem,
+  CallRecord, ChatResult, JsonValue, RunLease, RunRecord, RunStatus, Score, Store, Trial, VersionedItem,
 } from '../../core/index.js';
 import { MIGRATIONS } from './schema.js';
 
@@ -165,6 +165,22 @@ export function createSqliteStore(path: string): Store {
         ...(r.details != null ? { details: parse(r.details) } : {}),
       }));
     },
+    async getRunLease(runId: string) {
+      flush();
+      const row = st().getLease.get(runId) as Row | undefined;
+      return row ? parse<RunLease>(row.body) : undefined;
+    },
+    async swapRunLease(runId: string, expectedHolderId: string | null, lease: RunLease | null) {
+      flush();
+      // IMMEDIATE takes the write lock before reading, so two processes cannot both see the old holder.
+      return db.transaction(() => {
+        const row = st().getLease.get(runId) as Row | undefined;
+        if (((row?.holder_id as string | undefined) ?? null) !== expectedHolderId) return false;
+        if (lease) st().putLease.run(runId, lease.holderId, json(lease));
+        else st().deleteLease.run(runId);
+        return true;
+      }).immediate();
+    },
     putArtifact(runId, kind, key, value: JsonValue) {
       return write(() => st().putArtifact.run(runId, kind, key, json(value)));
     },
@@ -200,6 +216,10 @@ function prepare(db: Database.Database) {
     putArtifact: db.prepare(`INSERT INTO artifacts (run_id, kind, key, value) VALUES (?, ?, ?, ?)
       ON CONFLICT (run_id, kind, key) DO UPDATE SET value = excluded.value`),
     artifacts: db.prepare('SELECT key, value FROM artifacts WHERE run_id = ? AND kind = ? ORDER BY key'),
+    getLease: db.prepare('SELECT holder_id, body FROM leases WHERE run_id = ?'),
+    putLease: db.prepare(`INSERT INTO leases (run_id, holder_id, body) VALUES (?, ?, ?)
+      ON CONFLICT (run_id) DO UPDATE SET holder_id = excluded.holder_id, body = excluded.body`),
+    deleteLease: db.prepare('DELETE FROM leases WHERE run_id = ?'),
   };
 }
 

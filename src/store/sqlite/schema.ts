@@ -78,4 +78,11 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (run_id, kind, key)
   );
   `,
+  `
+  CREATE TABLE leases (
+    run_id TEXT PRIMARY KEY,
+    holder_id TEXT NOT NULL,
+    body TEXT NOT NULL
+  );
+  `,
 ];
