@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 /**
  * JSON with object keys sorted at every level, so equal content always hashes equally
@@ -33,5 +33,13 @@ function write(value: unknown): string | undefined {
 
 /** Hex SHA-256 of the canonical JSON of a value, cut to `length` hex digits. */
 export function contentHash(value: unknown, length = 16): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, length);
+  return sha256Hex(canonicalJson(value)).slice(0, length);
+}
+
+// The one-shot crypto.hash (Node >= 20.12) skips the Hash object; hashing runs several times per trial.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
+/** Hex SHA-256 of a UTF-8 string. */
+export function sha256Hex(text: string): string {
+  return oneShot ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
 }

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { ConfigError, contentHash, type ChatParams, type ModelSpec, type TestDefinition, type Trial, type VersionedItem } from '../core/index.js';
+import { ConfigError, contentHash, sha256Hex, type ChatParams, type ModelSpec, type TestDefinition, type Trial, type VersionedItem } from '../core/index.js';
 
 export interface PlanInput {
   runId: string;
@@ -15,7 +14,7 @@ export interface PlanInput {
 
 /** A 32-bit seed derived from parts; the same parts give the same seed on every machine. */
 export function deriveSeed(...parts: Array<string | number>): number {
-  return createHash('sha256').update(parts.join('\u0000')).digest().readUInt32BE(0) >>> 1;
+  return Number.parseInt(sha256Hex(parts.join('\u0000')).slice(0, 8), 16) >>> 1;
 }
 
 /**
