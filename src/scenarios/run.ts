@@ -4,6 +4,7 @@ import {
   ProviderCallError, contentHash, type CallRecord, type ChatModel, type ChatRequest, type ChatResult,
   type PriceTable, type RunRecord, type Store, type Trial,
 } from '../core/index.js';
+import { acquireRunLease } from '../engine/lease.js';
 import { createLimiter } from '../engine/limiter.js';
 import { costOf, estimateCost, loadPriceTable, priceFor } from '../providers/pricing.js';
 import type { FetchFunction } from '../providers/shared/post-json.js';
@@ -115,71 +116,77 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
       repeats, seed: scenario.globals.seed, params: {}, tests: [scenarioTest(scenario)],
     },
   });
-  const trials = planScenarioTrials(scenario, runId, repeats);
-  await store.saveTrials(trials);
-  await store.putArtifact(runId, SCENARIO_KIND, 'config', JSON.parse(JSON.stringify({
-    name: scenario.name, file: scenario.file, hash: scenario.hash, target: scenario.target,
-    evaluationVersion: scenario.evaluation?.version ?? null, config: scenario.redacted,
-    variants: scenario.variants.map(v => ({ label: v.label, models: modelIdentity(v.models), families: familiesOf(v.models) })),
-    tasks: scenario.tasks, warnings: scenario.warnings,
-  })));
-  await store.setRunStatus(runId, 'running');
+  // One process at a time per run: a second one would call the same turns again.
+  const lease = await acquireRunLease(store, runId);
+  try {
+    const trials = planScenarioTrials(scenario, runId, repeats);
+    await store.saveTrials(trials);
+    await store.putArtifact(runId, SCENARIO_KIND, 'config', JSON.parse(JSON.stringify({
+      name: scenario.name, file: scenario.file, hash: scenario.hash, target: scenario.target,
+      evaluationVersion: scenario.evaluation?.version ?? null, config: scenario.redacted,
+      variants: scenario.variants.map(v => ({ label: v.label, models: modelIdentity(v.models), families: familiesOf(v.models) })),
+      tasks: scenario.tasks, warnings: scenario.warnings,
+    })));
+    await store.setRunStatus(runId, 'running');
 
-  const build = o.createModel ?? ((m: ScenarioModel) => buildChatModel(m, { retry: scenario.globals.retry, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.env ? { env: o.env } : {}) }));
-  const modelCache = new Map<string, ChatModel>();
-  const modelFor = (variant: ScenarioVariant, alias: string): ChatModel => {
-    const key = `${variant.label}\u0000${alias}`;
-    let m = modelCache.get(key);
-    if (!m) modelCache.set(key, (m = build(variant.models.get(alias)!, variant)));
-    return m;
-  };
-  const stored = latestCalls(await store.listCalls(runId));
-  const priorMeta = new Map((await store.listArtifacts(runId, DIALOGUE_KIND)).map(a => [a.key, a.value as unknown as DialogueMeta]));
-  const variants = new Map(scenario.variants.map(v => [v.label, v]));
-  const tasks = new Map(scenario.tasks.map(t => [t.hash, t]));
+    const build = o.createModel ?? ((m: ScenarioModel) => buildChatModel(m, { retry: scenario.globals.retry, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.env ? { env: o.env } : {}) }));
+    const modelCache = new Map<string, ChatModel>();
+    const modelFor = (variant: ScenarioVariant, alias: string): ChatModel => {
+      const key = `${variant.label}\u0000${alias}`;
+      let m = modelCache.get(key);
+      if (!m) modelCache.set(key, (m = build(variant.models.get(alias)!, variant)));
+      return m;
+    };
+    const stored = latestCalls(await store.listCalls(runId));
+    const priorMeta = new Map((await store.listArtifacts(runId, DIALOGUE_KIND)).map(a => [a.key, a.value as unknown as DialogueMeta]));
+    const variants = new Map(scenario.variants.map(v => [v.label, v]));
+    const tasks = new Map(scenario.tasks.map(t => [t.hash, t]));
 
-  let stopped = false;
-  const onAbort = () => {
-    if (stopped) return;
-    stopped = true;
-    o.onEvent?.({ type: 'stop', reason: 'interrupt' });
-  };
-  o.signal?.addEventListener('abort', onAbort, { once: true });
-  if (o.signal?.aborted) onAbort();
-  o.onEvent?.({ type: 'start', runId, dialogues: trials.length, judgments: trials.length * (scenario.evaluation ? scenario.evaluation.judges.length * scenario.evaluation.repeats : 0) });
+    let stopped = false;
+    const onAbort = () => {
+      if (stopped) return;
+      stopped = true;
+      o.onEvent?.({ type: 'stop', reason: 'interrupt' });
+    };
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+    if (o.signal?.aborted) onAbort();
+    o.onEvent?.({ type: 'start', runId, dialogues: trials.length, judgments: trials.length * (scenario.evaluation ? scenario.evaluation.judges.length * scenario.evaluation.repeats : 0) });
 
-  const limit = createLimiter(scenario.globals.concurrency);
-  const counts = { ended: 0, capped: 0, failed: 0, pending: 0 };
-  await Promise.all(trials.map(trial => limit(async () => {
-    const status = await runDialogue({
-      trial, scenario, store, task: tasks.get(trial.itemHash)!, variant: variants.get(trial.modelAlias)!, modelFor,
-      stored: stored.get(trial.id) ?? [], prior: priorMeta.get(trial.id), retryErrors: o.retryErrors ?? false,
-      prices, isStopped: () => stopped, ...(o.signal ? { signal: o.signal } : {}), ...(o.onEvent ? { onEvent: o.onEvent } : {}),
-    });
-    if (status === 'running') counts.pending++;
-    else counts[status]++;
-    if (status !== 'running') o.onEvent?.({ type: 'dialogue', trial, status });
-  })));
+    const limit = createLimiter(scenario.globals.concurrency);
+    const counts = { ended: 0, capped: 0, failed: 0, pending: 0 };
+    await Promise.all(trials.map(trial => limit(async () => {
+      const status = await runDialogue({
+        trial, scenario, store, task: tasks.get(trial.itemHash)!, variant: variants.get(trial.modelAlias)!, modelFor,
+        stored: stored.get(trial.id) ?? [], prior: priorMeta.get(trial.id), retryErrors: o.retryErrors ?? false,
+        prices, isStopped: () => stopped, ...(o.signal ? { signal: o.signal } : {}), ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+      });
+      if (status === 'running') counts.pending++;
+      else counts[status]++;
+      if (status !== 'running') o.onEvent?.({ type: 'dialogue', trial, status });
+    })));
 
-  const summary: ScenarioRunSummary = { runId, dialogues: trials.length, ...counts };
-  if (!stopped && scenario.evaluation && o.judge !== false) {
-    summary.judging = await judgeRun({
-      store, runId, scenario,
-      judgeModel: (trial, alias) => {
-        const variant = variants.get(trial.modelAlias) ?? scenario.variants[0]!;
-        return { model: modelFor(variant, alias), params: variant.models.get(alias)!.params };
-      },
-      concurrency: scenario.globals.concurrency, ...(o.signal ? { signal: o.signal } : {}),
-      ...(o.onEvent ? { onJudgment: e => o.onEvent!({ type: 'judgment', ...e }) } : {}),
-    });
+    const summary: ScenarioRunSummary = { runId, dialogues: trials.length, ...counts };
+    if (!stopped && scenario.evaluation && o.judge !== false) {
+      summary.judging = await judgeRun({
+        store, runId, scenario,
+        judgeModel: (trial, alias) => {
+          const variant = variants.get(trial.modelAlias) ?? scenario.variants[0]!;
+          return { model: modelFor(variant, alias), params: variant.models.get(alias)!.params };
+        },
+        concurrency: scenario.globals.concurrency, ...(o.signal ? { signal: o.signal } : {}),
+        ...(o.onEvent ? { onJudgment: e => o.onEvent!({ type: 'judgment', ...e }) } : {}),
+      });
+    }
+    o.signal?.removeEventListener('abort', onAbort);
+    if (stopped) summary.stoppedBy = 'interrupt';
+    const unfinished = stopped || summary.pending > 0 || (summary.judging?.pending ?? 0) > 0;
+    const status = unfinished ? 'stopped' : 'completed';
+    const failures = summary.failed + (summary.judging?.errors ?? 0);
+    await store.setRunStatus(runId, status, stopped ? 'interrupted' : failures > 0 ? `${summary.failed} dialogue(s) failed, ${summary.judging?.errors ?? 0} judge call(s) failed` : undefined);
+    return { run: { ...run, status }, summary };
+  } finally {
+    await lease.release();
   }
-  o.signal?.removeEventListener('abort', onAbort);
-  if (stopped) summary.stoppedBy = 'interrupt';
-  const unfinished = stopped || summary.pending > 0 || (summary.judging?.pending ?? 0) > 0;
-  const status = unfinished ? 'stopped' : 'completed';
-  const failures = summary.failed + (summary.judging?.errors ?? 0);
-  await store.setRunStatus(runId, status, stopped ? 'interrupted' : failures > 0 ? `${summary.failed} dialogue(s) failed, ${summary.judging?.errors ?? 0} judge call(s) failed` : undefined);
-  return { run: { ...run, status }, summary };
 }
 
 function safePrices(): PriceTable {
