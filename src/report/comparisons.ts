@@ -4,6 +4,8 @@ import type { ItemResult } from './aggregate.js';
 /** A paired comparison of two models on one test, over the items both answered. */
 export interface Comparison {
   test: string;
+  /** The language the comparison is restricted to, when the test's items span several (one row per language); null: all items. */
+  language: string | null;
   a: string;
   b: string;
   /** `models`: two models under test; `vs-copy`: a model against the copy baseline (the "no change" floor). */
@@ -32,6 +34,8 @@ export interface ComparisonInput {
   interval: (model: string, test: string) => { low: number | null; high: number | null } | undefined;
   resamples: number;
   seed: number;
+  /** Set when `results` hold one language of a test whose items span several; it names the row in warnings. */
+  language?: string | null;
 }
 
 /**
@@ -72,10 +76,11 @@ export function compareModels(o: ComparisonInput): Comparison[] {
       const ib = o.interval(b, test);
       const bounded = ia?.low != null && ia.high != null && ib?.low != null && ib.high != null;
       const overlap = !bounded || Math.max(ia!.low!, ib!.low!) <= Math.min(ia!.high!, ib!.high!);
+      const row = o.language ? `${test} · ${o.language}` : test;
       const warning = !bounded
-        ? `${a} or ${b} has no interval on ${test} (fewer than 2 scored items): this table does not show which is better`
+        ? `${a} or ${b} has no interval on ${row} (fewer than 2 scored items): this table does not show which is better`
         : overlap ? `the intervals of ${a} and ${b} overlap: this table does not show which is better` : null;
-      out.push({ test, a, b, kind, n: shared.length, difference, low, high, pOneSided, intervalsOverlap: overlap, warning });
+      out.push({ test, language: o.language ?? null, a, b, kind, n: shared.length, difference, low, high, pOneSided, intervalsOverlap: overlap, warning });
     }
   }
   return out;

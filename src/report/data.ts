@@ -1,5 +1,8 @@
-import type { Item, JsonValue, RunRecord, ScorerRef, Store, TestDefinition } from '../core/index.js';
+import type { CallRecord, Item, JsonValue, RunRecord, ScorerRef, Store, TestDefinition, Trial } from '../core/index.js';
+import { latestCalls } from '../engine/trial-state.js';
+import { priceFor } from '../providers/pricing.js';
 import { groupValues, itemResults, type ItemResult } from './aggregate.js';
+import { clipJson, clipText, MAX_REPORT_TEXT, privateTextScrubber, stringsOf } from './clip.js';
 import { compareModels, type Comparison } from './comparisons.js';
 import { explanationReport, type ExplanationReport } from './explanations.js';
 import { meanInterval } from './interval.js';
@@ -8,6 +11,11 @@ import { meanInterval } from './interval.js';
 export interface Cell {
   model: string;
   test: string;
+  /**
+   * null: every item of the test. A test whose items span several languages also gets one cell per
+   * language (the score tables show those rows instead of the pooled one; see ReportData.rows).
+   */
+  language: string | null;
   /** Items with a score. Intervals are over items, not trials. */
   n: number;
   mean: number | null;
@@ -16,7 +24,8 @@ export interface Cell {
   trials: number;
   failed: number;
   unscored: number;
-  costUsd: number;
+  /** null when the model has no price in the run's price table (unknown, not free). */
+  costUsd: number | null;
   /** Share of items with the same result in every repeat (null with one repeat). */
   consistency: number | null;
 }
@@ -28,7 +37,11 @@ export interface GroupCell extends Cell {
   small: boolean;
 }
 
-/** A wrong or partly wrong answer on a public item, for the report's examples. */
+/**
+ * A wrong or partly wrong answer on a public item, for the report's examples. Texts longer than
+ * MAX_REPORT_TEXT characters (the answer, each string of the input and each expected answer) are
+ * cut, ending in `… (N more characters)`.
+ */
 export interface FailureExample {
   model: string;
   test: string;
@@ -36,16 +49,51 @@ export interface FailureExample {
   input: JsonValue;
   expected: string[];
   answer: string;
+  /** Length of the whole answer. */
+  answerLength: number;
+  /** Some text of this example was cut. */
+  truncated: boolean;
   value: number;
   reason: string;
+}
+
+/**
+ * Failed trials of one model on one test that ended with the same stored error (the newest record
+ * of the failing step): how many, and one of them. The message comes from the server: it is
+ * escaped like model text, cut to MAX_REPORT_TEXT characters, and any private item's text in it is
+ * replaced by `[private item text]`.
+ */
+export interface TrialFailureGroup {
+  model: string;
+  test: string;
+  message: string;
+  kind: string | null;
+  statusCode: number | null;
+  /** Failed trials with this error. */
+  count: number;
+  exampleTrialId: string;
+  /** Length of the whole message, and whether it was cut. */
+  messageLength: number;
+  truncated: boolean;
+}
+
+/** A row of the score tables: a test, or one language of a test whose items span several. */
+export interface ReportRow {
+  test: string;
+  language: string | null;
+  /** `tutor_accuracy`, or `tutor_accuracy · ga` for a language row. */
+  label: string;
 }
 
 export interface ModelInfo {
   alias: string;
   spec: string;
   isBaseline: boolean;
-  costUsd: number;
-  /** Cost divided by the summed item scores (a score of 1 is one correct answer). */
+  /** Whether the run's price table prices this model (baselines always are); when not, its cost is unknown. */
+  priced: boolean;
+  /** Cost of the model's own calls; null when unknown (no price), never a made-up $0. */
+  costUsd: number | null;
+  /** Cost divided by the summed item scores (a score of 1 is one correct answer); null when unknown or nothing was correct. */
   costPerCorrect: number | null;
   failed: number;
 }
@@ -58,14 +106,20 @@ export interface ReportData {
   prices: { source: string; date: string };
   models: ModelInfo[];
   tests: Array<{ name: string; description: string; scorer: ScorerRef | undefined }>;
+  /** Rows of the score tables, charts and comparisons: one per test, or one per language of a test whose items span several. */
+  rows: ReportRow[];
   cells: Cell[];
   groups: GroupCell[];
   failures: FailureExample[];
+  /** Why trials failed: their stored errors, grouped by message per model and test (largest group first). */
+  trialFailures: TrialFailureGroup[];
+  /** Specs of the models and judges the run's price table has no price for: their cost is unknown and left out of the totals. */
+  unpriced: string[];
   /** Explanation scores of the judged test, apart from the headline scores; null when nothing was judged. */
   explanations: ExplanationReport | null;
   /** Paired comparisons per test: models under test pairwise, and each against `baseline:copy`. */
   comparisons: Comparison[];
-  /** Every call of the run, judge calls included. */
+  /** Every call of the run, judge calls included (calls of unpriced models count $0: see `unpriced`). */
   totalCostUsd: number;
   /** Settings of the intervals, for the methods note. */
   interval: { method: 'bootstrap-percentile'; resamples: number; level: number; seed: number };
@@ -93,31 +147,52 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
   const results = itemResults(trials, items, calls, scores, headline);
   const resamples = o.resamples ?? 2000;
   const seed = o.seed ?? run.config.seed;
-  const cell = (model: string, test: string, rs: ItemResult[], trialCount: number): Cell => {
+  // A model without a price has an unknown cost, not a free one (its calls are stored at $0).
+  const unpricedModels = new Set(run.config.models.filter(m => m.provider !== 'baseline' && !priceFor(run.prices, m)).map(m => m.alias));
+  const cell = (model: string, test: string, language: string | null, rs: ItemResult[], trialCount: number): Cell => {
     const values = rs.flatMap(r => (r.value === null ? [] : [r.value]));
     const ci = meanInterval(values, { resamples, seed });
     const multi = rs.filter(r => r.repeats.length > 1);
     return {
-      model, test, n: values.length, ...ci, trials: trialCount,
+      model, test, language, n: values.length, ...ci, trials: trialCount,
       failed: rs.reduce((a, r) => a + r.failed, 0), unscored: rs.reduce((a, r) => a + r.unscored, 0),
-      costUsd: rs.reduce((a, r) => a + r.costUsd, 0),
+      costUsd: unpricedModels.has(model) ? null : rs.reduce((a, r) => a + r.costUsd, 0),
       consistency: multi.length ? multi.filter(r => r.repeats.every(v => v === r.repeats[0])).length / multi.length : null,
     };
   };
 
+  // Tests whose items span several languages get one row per language: one pooled mean would hide them.
+  const languagesOf = new Map<string, string[]>();
+  for (const t of trials) {
+    const lang = items.get(t.itemHash)?.language;
+    if (lang === undefined) continue;
+    const ls = languagesOf.get(t.test) ?? languagesOf.set(t.test, []).get(t.test)!;
+    if (!ls.includes(lang)) ls.push(lang);
+  }
+  for (const ls of languagesOf.values()) ls.sort();
+  const splitLanguages = (test: string) => ((languagesOf.get(test)?.length ?? 0) > 1 ? languagesOf.get(test)! : []);
+
   const trialCount = new Map<string, number>();
-  for (const t of trials) trialCount.set(`${t.modelAlias}\u0000${t.test}`, (trialCount.get(`${t.modelAlias}\u0000${t.test}`) ?? 0) + 1);
+  const count = (k: string) => trialCount.set(k, (trialCount.get(k) ?? 0) + 1);
+  for (const t of trials) {
+    count(`${t.modelAlias}\u0000${t.test}`);
+    count(`${t.modelAlias}\u0000${t.test}\u0000${items.get(t.itemHash)?.language ?? ''}`);
+  }
   const byCell = groupBy(results, r => `${r.model}\u0000${r.test}`);
   const cells: Cell[] = [];
   const groups: GroupCell[] = [];
   const failures: FailureExample[] = [];
   for (const [key, rs] of [...byCell].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const [model, test] = key.split('\u0000') as [string, string];
-    cells.push(cell(model, test, rs, trialCount.get(key) ?? 0));
+    cells.push(cell(model, test, null, rs, trialCount.get(key) ?? 0));
+    for (const lang of splitLanguages(test)) {
+      const mine = rs.filter(r => r.item.language === lang);
+      if (mine.length) cells.push(cell(model, test, lang, mine, trialCount.get(`${key}\u0000${lang}`) ?? 0));
+    }
     const byGroup = groupBy(rs.flatMap(r => groupValues(r.item).map(([f, v]) => ({ f, v, r }))), x => `${x.f}\u0000${x.v}`);
     for (const [gk, xs] of [...byGroup].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const [field, value] = gk.split('\u0000') as [string, string];
-      const c = cell(model, test, xs.map(x => x.r), 0);
+      const c = cell(model, test, null, xs.map(x => x.r), 0);
       groups.push({ ...c, field, value, small: c.n < SMALL_GROUP });
     }
     // Published examples come from public items only; private items never leave the store.
@@ -125,13 +200,18 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
       .sort((a, b) => (a.value! - b.value!) || (a.item.id < b.item.id ? -1 : 1))
       .slice(0, o.examplesPer ?? 5);
     for (const r of wrong) {
+      const answer = clipText(r.lastAnswer ?? '', MAX_REPORT_TEXT);
+      const input = clipJson(r.item.input as JsonValue, MAX_REPORT_TEXT);
+      const expected = (r.item.accepted ?? r.item.references ?? []).map(x => clipText(x, MAX_REPORT_TEXT));
       failures.push({
-        model, test, itemId: r.item.id, input: r.item.input as JsonValue, expected: r.item.accepted ?? r.item.references ?? [],
-        answer: r.lastAnswer ?? '', value: r.value!, reason: r.lastReason ?? '',
+        model, test, itemId: r.item.id, input: input.value, expected: expected.map(x => x.text),
+        answer: answer.text, answerLength: answer.length, truncated: answer.truncated || input.truncated || expected.some(x => x.truncated),
+        value: r.value!, reason: clipText(r.lastReason ?? '', MAX_REPORT_TEXT).text,
       });
     }
   }
 
+  const trialFailures = failureGroups(trials, items, calls, run.config.models.map(m => m.alias));
   const aliasOf = new Map(trials.map(t => [t.id, t.modelAlias]));
   const costByModel = new Map<string, number>();
   for (const c of calls) {
@@ -141,31 +221,72 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
   }
   const models: ModelInfo[] = run.config.models.map(m => {
     const mine = results.filter(r => r.model === m.alias);
-    const costUsd = costByModel.get(m.alias) ?? 0;
+    const priced = !unpricedModels.has(m.alias);
+    const costUsd = priced ? costByModel.get(m.alias) ?? 0 : null;
     const correct = mine.reduce((a, r) => a + (r.value ?? 0), 0);
     return {
-      alias: m.alias, spec: m.spec, isBaseline: m.provider === 'baseline', costUsd,
-      costPerCorrect: correct > 0 ? costUsd / correct : null, failed: mine.reduce((a, r) => a + r.failed, 0),
+      alias: m.alias, spec: m.spec, isBaseline: m.provider === 'baseline', priced, costUsd,
+      costPerCorrect: costUsd !== null && correct > 0 ? costUsd / correct : null, failed: mine.reduce((a, r) => a + r.failed, 0),
     };
   });
   const testNames = [...new Set(trials.map(t => t.test))].sort();
+  const rows: ReportRow[] = testNames.flatMap((test): ReportRow[] => {
+    const langs = splitLanguages(test);
+    return langs.length ? langs.map(language => ({ test, language, label: `${test} · ${language}` })) : [{ test, language: null, label: test }];
+  });
   const explanations = explanationReport({
     trials, items, scores, calls, models: run.config.models.map(m => m.alias), resamples, seed, examplesPer: o.examplesPer ?? 5,
   });
-  const comparisons = compareModels({
-    tests: testNames, models, results, resamples, seed,
-    interval: (model, test) => cells.find(c => c.model === model && c.test === test),
-  });
+  const unpriced = [
+    ...run.config.models.filter(m => unpricedModels.has(m.alias)).map(m => m.spec),
+    ...(explanations?.judges ?? []).filter(j => !priceFor(run.prices, j.spec)).map(j => j.spec),
+  ].filter((x, i, all) => all.indexOf(x) === i);
+  const cellFor = (model: string, test: string, language: string | null) => cells.find(c => c.model === model && c.test === test && c.language === language);
+  const comparisons = [
+    ...compareModels({ tests: testNames, models, results, resamples, seed, interval: (model, test) => cellFor(model, test, null) }),
+    ...testNames.flatMap(test => splitLanguages(test).flatMap(language => compareModels({
+      tests: [test], models, results: results.filter(r => r.test === test && r.item.language === language), resamples, seed, language,
+      interval: (model, t) => cellFor(model, t, language),
+    }))),
+  ];
   return {
     runId, status: run.status, generatedAt: new Date().toISOString(), config: run.config,
     prices: { source: run.prices.source, date: run.prices.date }, models,
     tests: testNames.map(name => ({
       name, description: o.tests.get(name)?.description ?? '', scorer: results.find(r => r.test === name && r.scorer)?.scorer,
     })),
-    cells, groups, failures, explanations, comparisons,
+    rows, cells, groups, failures, trialFailures, unpriced, explanations, comparisons,
     totalCostUsd: calls.reduce((a, c) => a + c.costUsd, 0),
     interval: { method: 'bootstrap-percentile', resamples, level: 0.95, seed },
   };
+}
+
+/**
+ * The stored errors of failed trials (the newest record of each step, as the engine reads them;
+ * the first step whose newest record is an error), grouped per model, test and error.
+ */
+function failureGroups(trials: Trial[], items: Map<string, Item>, calls: CallRecord[], modelOrder: string[]): TrialFailureGroup[] {
+  const scrub = privateTextScrubber([...items.values()].filter(i => i.visibility !== 'public')
+    .flatMap(i => [i.id, ...stringsOf(i.input), ...stringsOf(i.accepted), ...stringsOf(i.references), ...stringsOf(i.answer)]));
+  const latest = latestCalls(calls);
+  const out = new Map<string, TrialFailureGroup>();
+  for (const t of [...trials].sort((a, b) => a.index - b.index)) {
+    const failed = (latest.get(t.id) ?? []).find(c => c?.status === 'error');
+    if (!failed) continue;
+    const full = scrub(failed.error?.message ?? '(no error message was stored)');
+    const kind = failed.error?.kind ?? null;
+    const statusCode = failed.error?.statusCode ?? null;
+    const key = [t.modelAlias, t.test, kind ?? '', statusCode ?? '', full].join('\u0000');
+    const g = out.get(key);
+    if (g) {
+      g.count++;
+      continue;
+    }
+    const m = clipText(full, MAX_REPORT_TEXT);
+    out.set(key, { model: t.modelAlias, test: t.test, message: m.text, kind, statusCode, count: 1, exampleTrialId: t.id, messageLength: m.length, truncated: m.truncated });
+  }
+  const order = (m: string) => (modelOrder.includes(m) ? modelOrder.indexOf(m) : modelOrder.length);
+  return [...out.values()].sort((a, b) => order(a.model) - order(b.model) || (a.test < b.test ? -1 : a.test > b.test ? 1 : 0) || b.count - a.count);
 }
 
 function groupBy<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {

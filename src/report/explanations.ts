@@ -1,6 +1,7 @@
 import type { CallRecord, Item, JsonValue, Score, ScorerRef, Trial } from '../core/index.js';
 import { cohenKappa } from '../stats/agreement/index.js';
 import { EXPLANATION_SCORER, type ExplanationStatus, type StoredJudgment } from '../suites/judging/score.js';
+import { clipJson, clipText, MAX_REPORT_TEXT } from './clip.js';
 import { meanInterval } from './interval.js';
 
 /** A model's explanation score on the judged test: the share of explanations both judges pass. */
@@ -33,12 +34,16 @@ export interface JudgeAgreement {
   table: { bothPass: number; bothFail: number; onlyFirst: number; onlySecond: number };
 }
 
-/** A failed explanation on a public item, with the judges' reasons. */
+/** A failed explanation on a public item, with the judges' reasons; texts cut to MAX_REPORT_TEXT characters. */
 export interface ExplanationExample {
   model: string;
   itemId: string;
   input: JsonValue;
   answer: string;
+  /** Length of the whole answer. */
+  answerLength: number;
+  /** Some text of this example was cut. */
+  truncated: boolean;
   reason: string;
 }
 
@@ -126,7 +131,13 @@ export function explanationReport(a: {
       .filter((r, i, all) => all.findIndex(o => o.t.itemHash === r.t.itemHash) === i)
       .slice(0, a.examplesPer);
     for (const { s, t } of wrong) {
-      examples.push({ model, itemId: t.itemId, input: a.items.get(t.itemHash)!.input as JsonValue, answer: answers.get(t.id) ?? '', reason: s.reason ?? '' });
+      const input = clipJson(a.items.get(t.itemHash)!.input as JsonValue, MAX_REPORT_TEXT);
+      const answer = clipText(answers.get(t.id) ?? '', MAX_REPORT_TEXT);
+      const reason = clipText(s.reason ?? '', MAX_REPORT_TEXT);
+      examples.push({
+        model, itemId: t.itemId, input: input.value, answer: answer.text, answerLength: answer.length,
+        truncated: input.truncated || answer.truncated || reason.truncated, reason: reason.text,
+      });
     }
   }
   let costUsd = 0;

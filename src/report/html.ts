@@ -1,8 +1,9 @@
-import type { Cell, GroupCell, ReportData } from './data.js';
+import type { Cell, GroupCell, ReportData, ReportRow } from './data.js';
 import { escapeHtml as e } from './escape.js';
 
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}`);
 const usd = (x: number | null) => (x === null ? '–' : `$${x < 0.01 && x > 0 ? x.toFixed(5) : x.toFixed(4)}`);
+const UNKNOWN = '<span class="warn" title="no price for this model in the run\'s price table">unknown</span>';
 
 function scoreCell(c: Cell | undefined): string {
   if (!c) return '<td class="na" title="no trials: this model cannot answer this test (a baseline without what it needs) or was not asked">n/a</td>';
@@ -40,18 +41,23 @@ function groupTable(gs: GroupCell[]): string {
 
 const signed = (x: number | null) => (x === null ? '–' : `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)}`);
 
+const cellAt = (d: ReportData, model: string, row: Pick<ReportRow, 'test' | 'language'>) =>
+  d.cells.find(c => c.model === model && c.test === row.test && c.language === row.language);
+
 function consistencyTable(d: ReportData): string {
   const head = d.models.map(m => `<th>${e(m.alias)}</th>`).join('');
-  const rows = d.tests.map(t => `<tr><th>${e(t.name)}</th>${d.models.map(m => {
-    const c = d.cells.find(x => x.model === m.alias && x.test === t.name)?.consistency;
+  const rows = d.rows.map(r => `<tr><th>${e(r.label)}</th>${d.models.map(m => {
+    const c = cellAt(d, m.alias, r)?.consistency;
     return `<td>${c === undefined || c === null ? '–' : `${pct(c)}%`}</td>`;
   }).join('')}</tr>`).join('');
   return `<h2>Consistency</h2><p>Share of items with the same result in every repeat (with one repeat there is nothing to compare: –).</p><table><thead><tr><th>test</th>${head}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function comparisonTable(d: ReportData): string {
-  if (!d.comparisons.length) return '';
-  const rows = d.comparisons.map(c => `<tr><td>${e(c.test)}</td><td>${e(c.a)}</td><td>${e(c.b)}${c.kind === 'vs-copy' ? ' <span class="tag">baseline</span>' : ''}</td><td>${c.n}</td><td><b>${signed(c.difference)}</b> <span class="ci">[${signed(c.low)}, ${signed(c.high)}]</span></td><td>${c.warning ? `<span class="warn">${e(c.warning)}</span>` : ''}</td></tr>`).join('');
+  // One block per score-table row: a test spanning several languages is compared per language.
+  const shown = d.rows.flatMap(r => d.comparisons.filter(c => c.test === r.test && c.language === r.language).map(c => ({ c, label: r.label })));
+  if (!shown.length) return '';
+  const rows = shown.map(({ c, label }) => `<tr><td>${e(label)}</td><td>${e(c.a)}</td><td>${e(c.b)}${c.kind === 'vs-copy' ? ' <span class="tag">baseline</span>' : ''}</td><td>${c.n}</td><td><b>${signed(c.difference)}</b> <span class="ci">[${signed(c.low)}, ${signed(c.high)}]</span></td><td>${c.warning ? `<span class="warn">${e(c.warning)}</span>` : ''}</td></tr>`).join('');
   return `<h2>Comparisons</h2><p>Difference A − B in points, with a 95% paired bootstrap interval over the items both models answered (${d.interval.resamples} resamples, seed ${d.interval.seed}). Models under test are compared pairwise, and each against the copy baseline when the run has it.</p>` +
     `<table><thead><tr><th>test</th><th>A</th><th>B</th><th>n</th><th>difference [95% CI]</th><th>note</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -76,23 +82,40 @@ function explanationSection(d: ReportData): string {
 <table><thead><tr><th>model</th><th>both judged</th><th>agreement</th><th>kappa</th></tr></thead><tbody>${byModel}</tbody></table>${ex}`;
 }
 
+function failureSection(d: ReportData): string {
+  const intro = '<h2>Failures</h2><p>Why trials failed: the stored error of each failed trial (the newest record of the step that failed), grouped by message per model and test. Failed trials are counted apart and never scored as wrong; <code>--retry-errors</code> runs them again. Messages come from the servers.</p>';
+  if (!d.trialFailures.length) return `${intro}<p class="na">No trial failed.</p>`;
+  const rows = d.trialFailures.map(f => `<tr><td>${e(f.model)}</td><td>${e(f.test)}</td><td>${f.count}</td><td>${f.statusCode ?? '–'}</td><td>${e(f.kind ?? '–')}</td><td><pre>${e(f.message)}</pre></td><td><code>${e(f.exampleTrialId)}</code></td></tr>`).join('');
+  return `${intro}<table class="ex"><thead><tr><th>model</th><th>test</th><th>trials</th><th>HTTP status</th><th>kind</th><th>message</th><th>example trial</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 /**
  * A self-contained HTML report: no script at all and a Content-Security-Policy that forbids one,
  * so text from a model can never run, and every such string is escaped as well.
  */
 export function renderHtml(d: ReportData): string {
-  const cellOf = (model: string, test: string) => d.cells.find(c => c.model === model && c.test === test);
   const header = d.models.map(m => `<th>${e(m.alias)}${m.isBaseline ? '<br><span class="tag">baseline</span>' : ''}</th>`).join('');
-  const summary = d.tests.map(t => `<tr><th>${e(t.name)}</th>${d.models.map(m => scoreCell(cellOf(m.alias, t.name))).join('')}</tr>`).join('');
-  const charts = d.tests.map(t => `<figure><figcaption>${e(t.name)}</figcaption>${chart(t.name, d.models.map(m => ({ label: m.alias, cell: cellOf(m.alias, t.name), baseline: m.isBaseline })))}</figure>`).join('');
-  const costs = d.models.map(m => `<tr><td>${e(m.alias)}${m.isBaseline ? ' <span class="tag">baseline</span>' : ''}</td><td>${e(m.spec)}</td><td>${usd(m.costUsd)}</td><td>${usd(m.costPerCorrect)}</td><td>${m.failed}</td></tr>`).join('');
+  const summary = d.rows.map(r => `<tr><th>${e(r.label)}</th>${d.models.map(m => scoreCell(cellAt(d, m.alias, r))).join('')}</tr>`).join('');
+  const split = d.rows.some(r => r.language !== null)
+    ? `<p>${e(d.rows.filter(r => r.language !== null).map(r => r.test).filter((t, i, all) => all.indexOf(t) === i).join(', '))}: the items span several languages, so each language has its own row, n and interval (no pooled score); the per-group tables below break every test down further.</p>`
+    : '';
+  const charts = d.rows.map(r => `<figure><figcaption>${e(r.label)}</figcaption>${chart(r.label, d.models.map(m => ({ label: m.alias, cell: cellAt(d, m.alias, r), baseline: m.isBaseline })))}</figure>`).join('');
+  const costs = d.models.map(m => `<tr><td>${e(m.alias)}${m.isBaseline ? ' <span class="tag">baseline</span>' : ''}</td><td>${e(m.spec)}</td><td>${m.priced ? usd(m.costUsd) : UNKNOWN}</td><td>${m.priced ? usd(m.costPerCorrect) : UNKNOWN}</td><td>${m.failed}</td></tr>`).join('');
+  const judgeCost = d.explanations && d.explanations.judges.some(j => d.unpriced.includes(j.spec)) ? UNKNOWN : usd(d.explanations?.costUsd ?? null);
+  const unpricedNote = d.unpriced.length
+    ? `<p class="warn">No price in the run's price table for ${d.unpriced.map(s => `<code>${e(s)}</code>`).join(', ')}: the cost of these is unknown (not $0) and the run total leaves it out.</p>`
+    : '';
   const modelPages = d.models.map(m => {
     const tests = d.tests.map(t => {
       const gs = d.groups.filter(g => g.model === m.alias && g.test === t.name);
       const fails = d.failures.filter(f => f.model === m.alias && f.test === t.name);
       const ex = fails.length ? `<table class="ex"><thead><tr><th>item</th><th>input</th><th>expected</th><th>answer</th><th>score</th><th>why</th></tr></thead><tbody>${fails.map(f => `<tr><td>${e(f.itemId)}</td><td><pre>${e(JSON.stringify(f.input, null, 1))}</pre></td><td>${e(f.expected.join(' | '))}</td><td><pre>${e(f.answer)}</pre></td><td>${pct(f.value)}</td><td>${e(f.reason)}</td></tr>`).join('')}</tbody></table>` : '<p class="na">No failures on public items.</p>';
-      const c = cellOf(m.alias, t.name);
-      return `<h4>${e(t.name)}</h4><p>${c ? `score ${pct(c.mean)} [${pct(c.low)}, ${pct(c.high)}], n=${c.n}, trials ${c.trials}, consistency ${c.consistency === null ? '–' : pct(c.consistency) + '%'}` : 'not run'}</p>${groupTable(gs)}<h5>Failure examples (public items only)</h5>${ex}`;
+      const lines = d.rows.filter(r => r.test === t.name).map(r => {
+        const c = cellAt(d, m.alias, r);
+        const what = r.language === null ? '' : `${e(r.language)}: `;
+        return c ? `${what}score ${pct(c.mean)} [${pct(c.low)}, ${pct(c.high)}], n=${c.n}, trials ${c.trials}, consistency ${c.consistency === null ? '–' : pct(c.consistency) + '%'}` : `${what}not run`;
+      });
+      return `<h4>${e(t.name)}</h4><p>${lines.length ? lines.join('<br>') : 'not run'}</p>${groupTable(gs)}<h5>Failure examples (public items only)</h5>${ex}`;
     }).join('');
     return `<section class="model"><h3>${e(m.alias)}${m.isBaseline ? ' <span class="tag">baseline</span>' : ''}</h3><p>${e(m.spec)}</p>${tests}</section>`;
   }).join('');
@@ -115,13 +138,16 @@ span.warn{color:#8a4b00}figure{display:inline-block;margin:0 1rem 1rem 0}figcapt
 <h2>Scores</h2>
 <p>Mean score per item (in %; an item's score is the mean of its repeats) with a 95% ${d.interval.method} interval over items (${d.interval.resamples} resamples, seed ${d.interval.seed}) and n, the number of scored items. Failed calls are counted apart and never scored as wrong; unscored answers are excluded from means. Baselines mark the floor and the ceiling; n/a marks a test a model was not run on (baseline:random answers closed exercises only).</p>
 <table><thead><tr><th>test</th>${header}</tr></thead><tbody>${summary}</tbody></table>
+${split}
 ${charts}
 ${consistencyTable(d)}
 ${comparisonTable(d)}
 ${explanationSection(d)}
 <h2>Cost</h2>
 <p>Prices from ${e(d.prices.source)} (read ${e(d.prices.date)}), stored with the run.</p>
-<table><thead><tr><th>model</th><th>spec</th><th>cost</th><th>cost per correct answer</th><th>failed trials</th></tr></thead><tbody>${costs}${d.explanations ? `<tr><td>judges</td><td>${d.explanations.judges.map(j => e(j.spec)).join(', ')}</td><td>${usd(d.explanations.costUsd)}</td><td>–</td><td></td></tr>` : ''}<tr><th colspan="2">run total</th><th colspan="3">${usd(d.totalCostUsd)}</th></tr></tbody></table>
+${unpricedNote}
+<table><thead><tr><th>model</th><th>spec</th><th>cost</th><th>cost per correct answer</th><th>failed trials</th></tr></thead><tbody>${costs}${d.explanations ? `<tr><td>judges</td><td>${d.explanations.judges.map(j => e(j.spec)).join(', ')}</td><td>${judgeCost}</td><td>–</td><td></td></tr>` : ''}<tr><th colspan="2">run total</th><th colspan="3">${usd(d.totalCostUsd)}${d.unpriced.length ? ' + unknown' : ''}</th></tr></tbody></table>
+${failureSection(d)}
 <h2>Models</h2>
 ${modelPages}
 <h2>Methods</h2><ul>${scorers}</ul>

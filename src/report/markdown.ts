@@ -1,8 +1,22 @@
-import type { Cell, ReportData } from './data.js';
+import type { Cell, ReportData, ReportRow } from './data.js';
 
 const pct = (x: number | null) => (x === null ? '–' : (x * 100).toFixed(1));
-// Model text may hold pipes and newlines that would break a Markdown table.
-const cellText = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/</g, '&lt;');
+
+/**
+ * Text for a Markdown table cell. Model, judge and server text can hold Markdown: a link
+ * `[x](javascript:…)`, an image `![i](http://evil/x.png)`, code, emphasis, raw HTML or a pipe that
+ * ends the cell. Backslash, `[`, `]`, `(`, `)`, `!`, backticks, `*` and `_` are backslash-escaped
+ * (an `_` between two letters or digits cannot start emphasis and is left alone, so `tutor_accuracy`
+ * stays readable), `|` too, `<` becomes `&lt;`, and line breaks become spaces.
+ */
+export function cellText(s: string): string {
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/[[\]()!`*|]/g, c => `\\${c}`)
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
+    .replace(/</g, '&lt;')
+    .replace(/\r?\n|\r/g, ' ');
+}
 
 function score(c: Pick<Cell, 'mean' | 'low' | 'high' | 'n'> & { failed?: number } | undefined): string {
   if (!c || c.mean === null) return '–';
@@ -11,14 +25,17 @@ function score(c: Pick<Cell, 'mean' | 'low' | 'high' | 'n'> & { failed?: number 
 
 const signed = (x: number | null) => (x === null ? '–' : `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)}`);
 const num = (x: number | null, digits = 3) => (x === null ? '–' : x.toFixed(digits));
+const cellAt = (d: ReportData, model: string, row: Pick<ReportRow, 'test' | 'language'>) =>
+  d.cells.find(c => c.model === model && c.test === row.test && c.language === row.language);
 
 function comparisons(d: ReportData): string[] {
-  if (!d.comparisons.length) return [];
+  const shown = d.rows.flatMap(r => d.comparisons.filter(c => c.test === r.test && c.language === r.language).map(c => ({ c, label: r.label })));
+  if (!shown.length) return [];
   return [
     '## Comparisons', '',
     `Paired bootstrap over the items both models answered (${d.interval.resamples} resamples, seed ${d.interval.seed}); difference A − B in points.`, '',
     '| test | A | B | n | difference [95% CI] | note |', '|---|---|---|---|---|---|',
-    ...d.comparisons.map(c => `| ${c.test} | ${cellText(c.a)} | ${cellText(c.b)}${c.kind === 'vs-copy' ? ' (baseline)' : ''} | ${c.n} | ${signed(c.difference)} [${signed(c.low)}, ${signed(c.high)}] | ${c.warning ? cellText(c.warning) : ''} |`), '',
+    ...shown.map(({ c, label }) => `| ${cellText(label)} | ${cellText(c.a)} | ${cellText(c.b)}${c.kind === 'vs-copy' ? ' (baseline)' : ''} | ${c.n} | ${signed(c.difference)} [${signed(c.low)}, ${signed(c.high)}] | ${c.warning ? cellText(c.warning) : ''} |`), '',
   ];
 }
 
@@ -27,9 +44,9 @@ function explanations(d: ReportData): string[] {
   if (!x) return [];
   const a = x.agreement;
   return [
-    `## Explanations (${x.test})`, '',
+    `## Explanations (${cellText(x.test)})`, '',
     `Judged apart from the headline score by ${x.judges.map(j => `${cellText(j.alias)} (${cellText(j.spec)}, family ${cellText(j.family)})`).join(' and ')}; ` +
-      `an explanation passes only when both judges pass it. Rubric ${x.scorer.args.rubric as string}; scorer ${x.scorer.name} v${x.scorer.version}.`, '',
+      `an explanation passes only when both judges pass it. Rubric ${cellText(String(x.scorer.args.rubric))}; scorer ${cellText(x.scorer.name)} v${cellText(x.scorer.version)}.`, '',
     '| model | explanation score | judged | passed | not applicable | no explanation | unscored | pending | note |', '|---|---|---|---|---|---|---|---|---|',
     ...x.cells.map(c => `| ${cellText(c.model)} | ${score(c)} | ${c.counts.judged} | ${c.passed} | ${c.counts['not-applicable']} | ${c.counts['no-explanation']} | ${c.counts.unscored} | ${c.counts.pending} | ${c.note ? cellText(c.note) : ''} |`), '',
     `Judges' agreement: ${a.agreement === null ? '–' : `${pct(a.agreement)}%`} over ${a.n} explanations both judged; Cohen's kappa ${num(a.kappa)} ` +
@@ -37,34 +54,52 @@ function explanations(d: ReportData): string[] {
     '| model | explanations both judged | agreement | kappa |', '|---|---|---|---|',
     ...x.agreementByModel.map(m => `| ${cellText(m.model)} | ${m.n} | ${m.agreement === null ? '–' : pct(m.agreement)} | ${num(m.kappa)} |`), '',
     ...(x.examples.length ? [
-      '### Failed explanations (public items only)', '', '| model | item | why |', '|---|---|---|',
-      ...x.examples.map(e => `| ${cellText(e.model)} | ${cellText(e.itemId)} | ${cellText(e.reason)} |`), '',
+      '### Failed explanations (public items only)', '', '| model | item | answer | why |', '|---|---|---|---|',
+      ...x.examples.map(e => `| ${cellText(e.model)} | ${cellText(e.itemId)} | ${cellText(e.answer)} | ${cellText(e.reason)} |`), '',
     ] : []),
   ];
 }
 
-/** The report as Markdown tables, for READMEs and papers. */
+function failures(d: ReportData): string[] {
+  return [
+    '## Failures', '',
+    'Why trials failed: the stored error of each failed trial (the newest record of the step that failed), grouped by message per model and test. Failed trials are counted apart and never scored as wrong; `--retry-errors` runs them again.', '',
+    ...(d.trialFailures.length ? [
+      '| model | test | trials | HTTP status | kind | message | example trial |', '|---|---|---|---|---|---|---|',
+      ...d.trialFailures.map(f => `| ${cellText(f.model)} | ${cellText(f.test)} | ${f.count} | ${f.statusCode ?? '–'} | ${cellText(f.kind ?? '–')} | ${cellText(f.message)} | ${cellText(f.exampleTrialId)} |`),
+    ] : ['No trial failed.']), '',
+  ];
+}
+
+const usd = (x: number | null, digits: number) => (x === null ? '–' : x.toFixed(digits));
+
+/** The report as Markdown tables, for READMEs and papers. Every text from a model, judge or server goes through cellText. */
 export function renderMarkdown(d: ReportData): string {
-  const cellOf = (m: string, t: string) => d.cells.find(c => c.model === m && c.test === t);
   const names = d.models.map(m => `${cellText(m.alias)}${m.isBaseline ? ' (baseline)' : ''}`);
+  const splitTests = d.rows.filter(r => r.language !== null).map(r => r.test).filter((t, i, all) => all.indexOf(t) === i);
+  const judgesUnpriced = d.explanations?.judges.some(j => d.unpriced.includes(j.spec)) ?? false;
   const lines = [
-    `# Paideia report ${d.runId}`, '',
+    `# Paideia report ${cellText(d.runId)}`, '',
     `Status ${d.status}; ${d.config.repeats} repeat(s); seed ${d.config.seed}; scores in % with 95% ${d.interval.method} intervals over items (${d.interval.resamples} resamples).`, '',
     `| test | ${names.join(' | ')} |`, `|---|${names.map(() => '---').join('|')}|`,
-    ...d.tests.map(t => `| ${cellText(t.name)} | ${d.models.map(m => score(cellOf(m.alias, t.name))).join(' | ')} |`), '',
+    ...d.rows.map(r => `| ${cellText(r.label)} | ${d.models.map(m => score(cellAt(d, m.alias, r))).join(' | ')} |`), '',
+    ...(splitTests.length ? [`${cellText(splitTests.join(', '))}: the items span several languages, so each language has its own row, n and interval (no pooled score).`, ''] : []),
     '## Consistency', '', 'Share of items with the same result in every repeat (%).', '',
     `| test | ${names.join(' | ')} |`, `|---|${names.map(() => '---').join('|')}|`,
-    ...d.tests.map(t => `| ${cellText(t.name)} | ${d.models.map(m => { const c = cellOf(m.alias, t.name)?.consistency; return c === undefined || c === null ? '–' : pct(c); }).join(' | ')} |`), '',
+    ...d.rows.map(r => `| ${cellText(r.label)} | ${d.models.map(m => { const c = cellAt(d, m.alias, r)?.consistency; return c === undefined || c === null ? '–' : pct(c); }).join(' | ')} |`), '',
     ...comparisons(d),
     ...explanations(d),
-    '## Cost', '', '| model | cost (USD) | per correct | failed |', '|---|---|---|---|',
-    ...d.models.map(m => `| ${cellText(m.alias)} | ${m.costUsd.toFixed(4)} | ${m.costPerCorrect === null ? '–' : m.costPerCorrect.toFixed(5)} | ${m.failed} |`),
-    ...(d.explanations ? [`| judges | ${d.explanations.costUsd.toFixed(4)} | – | – |`] : []),
-    `| **run total** | ${d.totalCostUsd.toFixed(4)} | | |`, '',
+    '## Cost', '',
+    ...(d.unpriced.length ? [`No price in the run's price table for ${d.unpriced.map(cellText).join(', ')}: their cost is unknown (not $0) and the run total leaves it out.`, ''] : []),
+    '| model | cost (USD) | per correct | failed |', '|---|---|---|---|',
+    ...d.models.map(m => `| ${cellText(m.alias)} | ${m.priced ? usd(m.costUsd, 4) : 'unknown'} | ${m.priced ? usd(m.costPerCorrect, 5) : 'unknown'} | ${m.failed} |`),
+    ...(d.explanations ? [`| judges | ${judgesUnpriced ? 'unknown' : d.explanations.costUsd.toFixed(4)} | – | – |`] : []),
+    `| **run total** | ${d.totalCostUsd.toFixed(4)}${d.unpriced.length ? ' + unknown' : ''} | | |`, '',
+    ...failures(d),
     '## Groups', '', '| model | test | group | value | score | note |', '|---|---|---|---|---|---|',
-    ...d.groups.map(g => `| ${cellText(g.model)} | ${g.test} | ${g.field} | ${cellText(g.value)} | ${score(g)} | ${g.small ? 'small group' : ''} |`), '',
-    '## Failure examples (public items only)', '', '| model | test | item | expected | answer | score |', '|---|---|---|---|---|---|',
-    ...d.failures.map(f => `| ${cellText(f.model)} | ${f.test} | ${cellText(f.itemId)} | ${cellText(f.expected.join(' / '))} | ${cellText(f.answer)} | ${pct(f.value)} |`), '',
+    ...d.groups.map(g => `| ${cellText(g.model)} | ${cellText(g.test)} | ${cellText(g.field)} | ${cellText(g.value)} | ${score(g)} | ${g.small ? 'small group' : ''} |`), '',
+    '## Failure examples (public items only)', '', '| model | test | item | expected | answer | score | why |', '|---|---|---|---|---|---|---|',
+    ...d.failures.map(f => `| ${cellText(f.model)} | ${cellText(f.test)} | ${cellText(f.itemId)} | ${cellText(f.expected.join(' / '))} | ${cellText(f.answer)} | ${pct(f.value)} | ${cellText(f.reason)} |`), '',
   ];
   return lines.join('\n');
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseModelSpec, type ChatModel, type ChatRequest } from '../core/index.js';
+import { parseModelSpec, ProviderCallError, type ChatModel, type ChatRequest } from '../core/index.js';
 import { runSuite } from '../engine/run-suite.js';
 import { createBaselineModel } from '../providers/baseline/index.js';
 import { createMockModel } from '../providers/testing/mock-model.js';
@@ -12,9 +12,11 @@ import { cohenKappa, pairedBootstrap } from '../stats/index.js';
 import { openStore } from '../store/index.js';
 import { judgeExplanations, judgingConfig, saveJudgingConfig } from '../suites/judging/index.js';
 import { BUILT_IN_TESTS } from '../suites/tests/index.js';
+import { clipJson, clipText, privateTextScrubber } from './clip.js';
 import { buildReportData, renderHtml, renderMarkdown } from './index.js';
 
 const english = fileURLToPath(new URL('../../data/samples/english', import.meta.url));
+const irish = fileURLToPath(new URL('../../data/samples/irish', import.meta.url));
 const prices = { source: 'test', date: '2026-11-29', models: { 'baseline:*': { input: 0, output: 0 }, 'openai:good': { input: 1000, output: 1000 } } };
 const userText = (r: ChatRequest) => r.messages.filter(m => m.role === 'user').map(m => m.content).join('\n');
 const sentenceOf = (r: ChatRequest) => /Learner's sentence[^\n]*\n(.*)/.exec(userText(r))?.[1] ?? '';
@@ -28,13 +30,13 @@ function model(wrongWhen: (r: ChatRequest) => boolean = () => false): ChatModel 
   }, { provider: 'openai' });
 }
 
-async function run(suites: string[], models: Record<string, ChatModel>, repeats = 2) {
-  const store = await openStore('sqlite::memory:');
+async function run(suites: string[], models: Record<string, ChatModel>, repeats = 2, o: { store?: Awaited<ReturnType<typeof openStore>>; retryErrors?: boolean } = {}) {
+  const store = o.store ?? await openStore('sqlite::memory:');
   const specs = Object.keys(models).map(m => parseModelSpec(m));
   const byAlias = new Map(specs.map((s, i) => [s.alias, Object.values(models)[i]!]));
   const { run } = await runSuite({
     store, suites, models: specs, repeats, seed: 11, params: {}, testDefinitions: BUILT_IN_TESTS, scorers: builtInScorers(),
-    createModel: s => byAlias.get(s.alias)!, prices, concurrency: () => 4,
+    createModel: s => byAlias.get(s.alias)!, prices, concurrency: () => 4, retryErrors: o.retryErrors ?? false,
   });
   return { store, runId: run.id };
 }
@@ -94,7 +96,7 @@ describe('pairwise comparisons', () => {
     expect(renderMarkdown(d)).toContain('## Consistency');
     const m = d.models.find(x => x.alias === 'good')!;
     expect(m.costUsd).toBeCloseTo(60 * 2 * 1000 / 1e6, 12); // 60 calls x (1 + 1 tokens) at $1000/M
-    expect(m.costPerCorrect).toBeCloseTo(m.costUsd / (good.mean! * good.n), 12);
+    expect(m.costPerCorrect).toBeCloseTo(m.costUsd! / (good.mean! * good.n), 12);
   });
 });
 
@@ -166,5 +168,190 @@ describe('private items', () => {
       expect(text).not.toContain('private:secret-1');
       expect(text).toContain(String(pub.id));
     }
+  });
+});
+
+describe('costs of unpriced models', () => {
+  it('shows an unpriced model\'s cost as unknown (null in JSON), never $0, and says so', async () => {
+    // prices has openai:good but not openai:twin.
+    const { store, runId } = await run([join(english, 'exercises.jsonl')], {
+      'good=openai:good': model(), 'twin=openai:twin': model(), 'baseline:copy': createBaselineModel('copy'),
+    }, 1);
+    const d = await buildReportData(store, runId, { tests: BUILT_IN_TESTS });
+    expect(d.models.find(m => m.alias === 'twin')).toMatchObject({ priced: false, costUsd: null, costPerCorrect: null });
+    expect(d.models.find(m => m.alias === 'good')).toMatchObject({ priced: true, costUsd: expect.any(Number) });
+    expect(d.models.find(m => m.alias === 'baseline:copy')).toMatchObject({ priced: true, costUsd: 0 });
+    expect(d.cells.find(c => c.model === 'twin')!.costUsd).toBeNull();
+    expect(d.unpriced).toEqual(['openai:twin']);
+    const json = JSON.parse(JSON.stringify(d)) as typeof d;
+    expect(json.models.find(m => m.alias === 'twin')!.costUsd).toBeNull();
+    const md = renderMarkdown(d);
+    expect(md).toContain('| twin | unknown | unknown | 0 |');
+    expect(md).toMatch(/No price in the run's price table for openai:twin: their cost is unknown \(not \$0\)/);
+    expect(md).toMatch(/\| \*\*run total\*\* \| [\d.]+ \+ unknown \|/);
+    const html = renderHtml(d);
+    const twinRow = /<tr><td>twin<\/td>.*?<\/tr>/.exec(html)![0];
+    expect(twinRow).not.toContain('$0');
+    expect(twinRow).toContain('>unknown</span>');
+    expect(html).toContain('No price in the run\'s price table for <code>openai:twin</code>');
+  });
+});
+
+describe('why trials failed', () => {
+  const serverMessage = 'Rate limited <script>alert(1)</script> see [docs](javascript:alert(1)) ![x](http://evil/x.png)';
+  /** Fails with 429 on "himself" exercises and 500 on "herself" ones (by content, so repeats agree); else the gold answer. */
+  const flaky = () => createMockModel(r => {
+    const text = userText(r);
+    if (text.includes('himself')) throw new ProviderCallError({ message: serverMessage, kind: 'http', statusCode: 429, isRetryable: true });
+    if (text.includes('herself')) throw new ProviderCallError({ message: 'upstream exploded', kind: 'http', statusCode: 500, isRetryable: true });
+    return r.hints!.gold!;
+  }, { provider: 'openai' });
+
+  it('lists the stored errors of failed trials grouped by message, escaped, in HTML, Markdown and JSON', async () => {
+    const { store, runId } = await run([join(english, 'exercises.jsonl')], { 'good=openai:good': flaky(), 'baseline:gold': createBaselineModel('gold') });
+    const d = await buildReportData(store, runId, { tests: BUILT_IN_TESTS });
+    const calls = await store.listCalls(runId);
+    const trials = await store.listTrials(runId);
+    const failedTrials = new Set(calls.filter(c => c.status === 'error').map(c => c.trialId));
+    const limited = calls.filter(c => c.error?.statusCode === 429).length;
+    const exploded = calls.filter(c => c.error?.statusCode === 500).length;
+    expect(limited).toBeGreaterThan(0);
+    expect(exploded).toBeGreaterThan(0);
+    expect(d.trialFailures).toEqual([
+      { model: 'good', test: 'exercises', message: serverMessage, kind: 'http', statusCode: 429, count: limited, exampleTrialId: expect.any(String), messageLength: serverMessage.length, truncated: false },
+      { model: 'good', test: 'exercises', message: 'upstream exploded', kind: 'http', statusCode: 500, count: exploded, exampleTrialId: expect.any(String), messageLength: 17, truncated: false },
+    ].sort((a, b) => b.count - a.count));
+    for (const f of d.trialFailures) expect(failedTrials.has(f.exampleTrialId) && trials.some(t => t.id === f.exampleTrialId && t.modelAlias === 'good')).toBe(true);
+    expect(d.cells.find(c => c.model === 'good')!.failed).toBe(limited + exploded);
+
+    const html = renderHtml(d);
+    expect(html).toContain('<h2>Failures</h2>');
+    expect(html).toContain('Rate limited &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).not.toContain('<script>');
+    expect(html).toMatch(/<td>good<\/td><td>exercises<\/td><td>\d+<\/td><td>429<\/td><td>http<\/td>/);
+    const md = renderMarkdown(d);
+    expect(md).toContain('## Failures');
+    expect(md).toContain('| good | exercises | ' + limited + ' | 429 | http | Rate limited &lt;script>alert\\(1\\)&lt;/script> see \\[docs\\]\\(javascript:alert\\(1\\)\\) \\!\\[x\\]\\(http://evil/x.png\\) |');
+    expect(md).toContain('| good | exercises | ' + exploded + ' | 500 | http | upstream exploded |');
+  });
+
+  it('counts only the newest record of each step: a trial that failed and then succeeded is not listed', async () => {
+    const { store, runId } = await run([join(english, 'exercises.jsonl')], { 'good=openai:good': flaky() }, 1);
+    expect((await buildReportData(store, runId, { tests: BUILT_IN_TESTS })).trialFailures.length).toBe(2);
+    // The same run again with --retry-errors and a healthy model: the stored errors stay in the calls table but are superseded.
+    await run([join(english, 'exercises.jsonl')], { 'good=openai:good': model() }, 1, { store, retryErrors: true });
+    expect((await store.listCalls(runId)).some(c => c.status === 'error')).toBe(true);
+    const d = await buildReportData(store, runId, { tests: BUILT_IN_TESTS });
+    expect(d.trialFailures).toEqual([]);
+    expect(renderHtml(d)).toContain('No trial failed.');
+    expect(renderMarkdown(d)).toContain('No trial failed.');
+  });
+
+  it('keeps private items\' text out of failure messages that quote the request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paideia-private-'));
+    const lines = readFileSync(join(english, 'tutor_accuracy.jsonl'), 'utf8').trim().split('\n').map(l => JSON.parse(l) as Record<string, unknown>);
+    const secret = 'Zebedee quietly inspected those secret ledger.';
+    const priv = { ...lines[1]!, id: 'private:secret-1', visibility: 'private', contamination: 'private', input: { sentence: secret, language: 'en' }, accepted: ['Zebedee quietly inspected that secret ledger.'], answer: { has_error: true, wrong_span: 'those', correction: 'that', corrected_sentence: 'Zebedee quietly inspected that secret ledger.' } };
+    const file = join(dir, 'suite.jsonl');
+    writeFileSync(file, JSON.stringify(priv));
+    const echoing = createMockModel(r => { throw new ProviderCallError({ message: `content policy: "${sentenceOf(r)}" was flagged`, kind: 'http', statusCode: 400, isRetryable: false }); }, { provider: 'openai' });
+    const { store, runId } = await run([file], { 'tutor=openai:mistral-small': echoing }, 1);
+    const d = await buildReportData(store, runId, { tests: BUILT_IN_TESTS });
+    expect(d.trialFailures).toMatchObject([{ message: 'content policy: "[private item text]" was flagged', statusCode: 400, count: 1 }]);
+    for (const text of [renderHtml(d), renderMarkdown(d), JSON.stringify(d)]) {
+      expect(text).not.toContain('Zebedee');
+      expect(text).not.toContain('private:secret-1');
+    }
+  });
+});
+
+describe('model text in Markdown', () => {
+  it('escapes link, image, code and emphasis syntax in every cell holding model text', async () => {
+    const payloads = ['[x](javascript:alert(1))', '![i](http://evil/x.png)', '`code` *bold* _em_ <b>|'];
+    const evil = createMockModel(r => (r.hints!.gold!.startsWith('{') ? r.hints!.gold! : payloads[userText(r).length % 3]!), { provider: 'openai' });
+    const { store, runId } = await run([join(english, 'exercises.jsonl')], { 'evil=openai:evil': evil }, 1);
+    const d = await buildReportData(store, runId, { tests: BUILT_IN_TESTS });
+    const answers = d.failures.map(f => f.answer);
+    for (const p of payloads) expect(answers).toContain(p);
+    const md = renderMarkdown(d);
+    expect(md).toContain('\\[x\\]\\(javascript:alert\\(1\\)\\)');
+    expect(md).toContain('\\!\\[i\\]\\(http://evil/x.png\\)');
+    expect(md).toContain('\\`code\\` \\*bold\\* \\_em\\_ &lt;b>\\|');
+    // No link or image syntax survives anywhere: every ] ( [ ! is escaped.
+    expect(md).not.toMatch(/(?<!\\)\]\((?!docs)/);
+    expect(md).not.toMatch(/(?<!\\)!(?<!\\)\[/);
+    expect(md).not.toContain('javascript:alert(1))');
+    // Intra-word underscores stay readable (they cannot start emphasis).
+    expect(md).toContain('| evil | exercises |');
+  });
+});
+
+describe('huge answers', () => {
+  it('copies at most 2,000 characters of an answer into HTML, Markdown and JSON, saying how much was cut', async () => {
+    const huge = 'x'.repeat(5_000_000);
+    const big = createMockModel(() => huge, { provider: 'openai' });
+    const { store, runId } = await run([join(english, 'exercises.jsonl')], { 'big=openai:big': big }, 1);
+    const d = await buildReportData(store, runId, { tests: BUILT_IN_TESTS });
+    expect(d.failures.length).toBe(5);
+    const f = d.failures[0]!;
+    expect(f).toMatchObject({ answerLength: 5_000_000, truncated: true });
+    expect(f.answer).toBe(`${'x'.repeat(2000)}… (4998000 more characters)`);
+    for (const [text, note] of [[renderHtml(d), '… (4998000 more characters)'], [renderMarkdown(d), '… \\(4998000 more characters\\)'], [JSON.stringify(d), '… (4998000 more characters)']] as const) {
+      expect(text.length).toBeLessThan(200_000);
+      expect(text).toContain(note);
+      expect(text).not.toContain('x'.repeat(2001));
+    }
+  });
+});
+
+describe('clipping and scrubbing helpers', () => {
+  it('cuts at 2,000 characters without splitting a surrogate pair, inside JSON too, and scrubs private text', () => {
+    expect(clipText('short')).toEqual({ text: 'short', truncated: false, length: 5 });
+    const emoji = `${'a'.repeat(1999)}😀tail`; // the pair straddles the limit
+    expect(clipText(emoji).text).toBe(`${'a'.repeat(1999)}… (6 more characters)`);
+    expect(clipJson({ s: 'b'.repeat(2001), n: 1, list: ['ok'] })).toEqual({ value: { s: `${'b'.repeat(2000)}… (1 more character)`, n: 1, list: ['ok'] }, truncated: true });
+    expect(privateTextScrubber(['ga', 'secret sentence.'])('the secret sentence. in ga')).toBe('the [private item text] in ga');
+  });
+});
+
+describe('tests whose items span several languages', () => {
+  it('shows one row per (test, language) with its own n and interval in the tables, charts and comparisons, and keeps the group breakdowns', async () => {
+    const { store, runId } = await run([join(english, 'tutor_accuracy.jsonl'), join(irish, 'tutor_accuracy.jsonl'), join(english, 'exercises.jsonl')], {
+      'good=openai:good': model(),
+      // Right on English, no answer at all on every Irish tutor item: a pooled score would hide that.
+      'en=openai:en-only': createMockModel(r => (r.messages.some(m => m.content.includes('tutor of Irish')) ? 'I do not know.' : r.hints!.gold!), { provider: 'openai' }),
+      'baseline:copy': createBaselineModel('copy'),
+    }, 1);
+    const d = await buildReportData(store, runId, { tests: BUILT_IN_TESTS });
+    expect(d.rows).toEqual([
+      { test: 'exercises', language: null, label: 'exercises' },
+      { test: 'tutor_accuracy', language: 'en', label: 'tutor_accuracy · en' },
+      { test: 'tutor_accuracy', language: 'ga', label: 'tutor_accuracy · ga' },
+    ]);
+    const at = (model: string, language: string | null) => d.cells.find(c => c.model === model && c.test === 'tutor_accuracy' && c.language === language)!;
+    expect([at('en', 'en').n, at('en', 'en').mean, at('en', 'ga').n, at('en', 'ga').mean]).toEqual([20, 1, 20, 0]);
+    expect(at('en', 'en').low).not.toBeNull();
+    expect(at('en', 'en').trials + at('en', 'ga').trials).toBe(at('en', null).trials);
+    // The pooled cell stays in the JSON (language null) but no table shows it.
+    expect(at('en', null)).toMatchObject({ n: 40, mean: 0.5 });
+    // Per-language comparisons, with warnings naming the row.
+    const ga = d.comparisons.find(c => c.test === 'tutor_accuracy' && c.language === 'ga' && c.a === 'good' && c.b === 'en')!;
+    expect(ga).toMatchObject({ n: 20, difference: 1, warning: null });
+    expect(d.comparisons.find(c => c.test === 'tutor_accuracy' && c.language === 'en' && c.a === 'good' && c.b === 'en')).toMatchObject({ n: 20, difference: 0 });
+    // Groups (language included) are kept per test.
+    expect(d.groups.filter(g => g.model === 'en' && g.test === 'tutor_accuracy' && g.field === 'language').map(g => [g.value, g.n, g.mean])).toEqual([['en', 20, 1], ['ga', 20, 0]]);
+    const html = renderHtml(d);
+    expect(html).toContain('<tr><th>tutor_accuracy · en</th>');
+    expect(html).toContain('<tr><th>tutor_accuracy · ga</th>');
+    expect(html).not.toContain('<tr><th>tutor_accuracy</th>');
+    expect(html).toContain('<figcaption>tutor_accuracy · ga</figcaption>');
+    expect(html).not.toContain('<figcaption>tutor_accuracy</figcaption>');
+    expect(html).toMatch(/<tr><td>tutor_accuracy · ga<\/td><td>good<\/td><td>en<\/td><td>20<\/td><td><b>\+100\.0<\/b>/);
+    expect(html).not.toMatch(/<tr><td>tutor_accuracy<\/td><td>good<\/td>/);
+    const md = renderMarkdown(d);
+    expect(md).toMatch(/\| tutor_accuracy · ga \| 100\.0 \[100\.0, 100\.0\] n=20 \| 0\.0 \[0\.0, 0\.0\] n=20 \|/);
+    expect(md).toContain('| tutor_accuracy · ga | good | en | 20 | +100.0');
+    expect(md).not.toMatch(/\| tutor_accuracy \| good \| en \|/);
+    expect(md).not.toMatch(/n=40/);
   });
 });
