@@ -180,7 +180,7 @@ describe('paideia run on the shipped samples with a served model and two judges'
     expect(report.cells.find(c => c.model === 'mistral' && c.test === 'tutor_accuracy')!.mean).toBe(1); // headline unaffected
 
     // Costs: every call priced, judge calls included in the run total; cost per correct answer.
-    const modelCost = report.models.reduce((a, m) => a + m.costUsd, 0);
+    const modelCost = report.models.reduce((a, m) => a + (m.costUsd ?? 0), 0);
     expect(x.costUsd).toBeCloseTo(judgeCalls * (100 * 1 + 20 * 2) / 1e6, 10);
     expect(report.totalCostUsd).toBeCloseTo(modelCost + x.costUsd, 10);
     expect(report.totalCostUsd).toBeCloseTo(calls * (100 * 1 + 20 * 2) / 1e6, 10);
