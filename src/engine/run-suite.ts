@@ -124,7 +124,7 @@ async function execute(o: RunSuiteOptions, run: RunRecord, items: Array<{ item: 
     useCache: o.useCache ?? true, retryErrors: o.retryErrors ?? false,
     ...(o.signal ? { signal: o.signal } : {}), ...(o.onEvent ? { onEvent: o.onEvent } : {}),
   });
-  const status = summary.stoppedBy ? 'stopped' : summary.pending > 0 ? 'stopped' : 'completed';
+  const status = summary.stoppedBy || summary.pending > 0 ? 'stopped' : summary.done === 0 && summary.failed > 0 ? 'failed' : 'completed';
   const note = summary.stoppedBy === 'cost-cap' ? `cost cap $${o.costCapUsd} reached` : summary.stoppedBy === 'interrupt' ? 'interrupted' : summary.failed ? `${summary.failed} trial(s) failed` : undefined;
   await o.store.setRunStatus(run.id, status, note);
   return { run: { ...run, status }, summary };
