@@ -63,7 +63,9 @@ export async function postJson(args: PostJsonArgs): Promise<JsonObject> {
       signal,
     });
     // The body can stall after the headers arrive; the same signal covers reading it.
-    text = await response.text();
+    // Servers echo keys back in errors ("Incorrect API key provided: sk-..."); nothing stored or
+    // printed may hold one.
+    text = redactSecrets(await response.text(), args.headers);
   } catch (error) {
     if (callerSignal?.aborted) throw abortedError(label, error);
     if (timedOut) {
@@ -75,7 +77,7 @@ export async function postJson(args: PostJsonArgs): Promise<JsonObject> {
       });
     }
     throw new ProviderCallError({
-      message: `${label} could not be reached: ${describeNetworkError(error)}.`,
+      message: `${label} could not be reached: ${redactSecrets(describeNetworkError(error), args.headers)}.`,
       kind: 'network',
       isRetryable: true,
       cause: error,
@@ -189,4 +191,22 @@ export function emptyResponse(label: string, why: string, body: JsonObject): Pro
     isRetryable: true,
     responseBody: JSON.stringify(body).slice(0, MAX_BODY_CHARS),
   });
+}
+
+/** Header values that carry credentials. */
+const SECRET_HEADERS = ['authorization', 'x-api-key', 'api-key', 'x-goog-api-key'];
+
+/** The text with every credential sent in the headers (and its bare token) replaced by [redacted]. */
+export function redactSecrets(text: string, headers: Record<string, string>): string {
+  const secrets = new Set<string>();
+  for (const [name, value] of Object.entries(headers)) {
+    if (!SECRET_HEADERS.includes(name.toLowerCase()) || !value) continue;
+    secrets.add(value);
+    const token = value.replace(/^(Bearer|Basic|Token)\s+/i, '');
+    // Short tokens would redact ordinary words; real keys are long.
+    if (token.length >= 8) secrets.add(token);
+  }
+  let out = text;
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(secret).join('[redacted]');
+  return out;
 }
