@@ -56,9 +56,15 @@ export function icc(matrix: ArrayLike<ArrayLike<number>>, options: { level?: num
       ssError += (x[i]![j]! - rowMeans[i]! - colMeans[j]! + grand) ** 2;
     }
   }
-  const ssB = k * rowMeans.reduce((s, m) => s + (m - grand) ** 2, 0);
-  const ssJ = n * colMeans.reduce((s, m) => s + (m - grand) ** 2, 0);
-  const ssW = ssTotal - ssB;
+  // Sums of squares at the level of rounding error are zero: constant data must give NaN (0/0),
+  // not a ratio of two rounding errors.
+  const tol = roundingFloor(x.flat(), n * k);
+  const snap = (ss: number) => (ss <= tol ? 0 : ss);
+  ssTotal = snap(ssTotal);
+  ssError = snap(ssError);
+  const ssB = snap(k * rowMeans.reduce((s, m) => s + (m - grand) ** 2, 0));
+  const ssJ = snap(n * colMeans.reduce((s, m) => s + (m - grand) ** 2, 0));
+  const ssW = snap(ssTotal - ssB);
   const msb = ssB / (n - 1);
   const msw = ssW / (n * (k - 1));
   const msj = ssJ / (k - 1);
@@ -135,7 +141,8 @@ export interface CronbachAlphaResult {
  * Cronbach's alpha of a complete subjects x items matrix (as pingouin.cronbach_alpha):
  * alpha = k/(k-1) (1 - sum of item variances / variance of the subject totals), variances with
  * ddof = 1; interval 1 - (1 - alpha) F_{1-a/2} and 1 - (1 - alpha) F_{a/2} on (n-1, (n-1)(k-1)) df
- * (Feldt, Woodruff & Salih 1987). Needs n >= 2 subjects and k >= 2 items; NaN when totals do not vary.
+ * (Feldt, Woodruff & Salih 1987). Needs n >= 2 subjects and k >= 2 items; NaN when totals do not vary
+ * (variation at the level of rounding error counts as none).
  */
 export function cronbachAlpha(matrix: ArrayLike<ArrayLike<number>>, options: { level?: number } = {}): CronbachAlphaResult {
   const level = confidenceLevel('level', options.level ?? 0.95);
@@ -144,7 +151,9 @@ export function cronbachAlpha(matrix: ArrayLike<ArrayLike<number>>, options: { l
   const k = x[0]!.length;
   const variance = (v: number[]) => {
     const m = v.reduce((s, y) => s + y, 0) / v.length;
-    return v.reduce((s, y) => s + (y - m) ** 2, 0) / (v.length - 1);
+    const ss = v.reduce((s, y) => s + (y - m) ** 2, 0);
+    // A variance made of rounding error is zero: constant totals give NaN, never alpha = 1.
+    return (ss <= roundingFloor(v, v.length) ? 0 : ss) / (v.length - 1);
   };
   let itemVar = 0;
   for (let j = 0; j < k; j++) itemVar += variance(x.map(row => row[j]!));
@@ -184,4 +193,14 @@ function means(x: number[][]): { rowMeans: number[]; colMeans: number[]; grand: 
   const colMeans = Array.from({ length: k }, (_, j) => x.reduce((s, r) => s + r[j]!, 0) / n);
   const grand = rowMeans.reduce((s, v) => s + v, 0) / n;
   return { rowMeans, colMeans, grand };
+}
+
+/**
+ * The largest sum of squares of `count` deviations that can arise from rounding alone in data of
+ * this magnitude (each deviation below 64 ulps of the largest value).
+ */
+function roundingFloor(values: ArrayLike<number>, count: number): number {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) max = Math.max(max, Math.abs(values[i]!));
+  return count * (64 * Number.EPSILON * max) ** 2;
 }

@@ -213,3 +213,17 @@ describe('cronbachAlpha (pingouin cronbach_alpha)', () => {
     expect(() => cronbachAlpha([[1, 2], [1, '2' as never]])).toThrow(/^matrix\[1\]\[1\]/);
   });
 });
+
+describe('constant data at the level of rounding error', () => {
+  it('gives NaN, not perfect reliability, when the totals do not vary', () => {
+    const constant = Array.from({ length: 12 }, () => [0.65, 0.65]);
+    expect(Number.isNaN(cronbachAlpha(constant).alpha)).toBe(true);
+    const forms = icc(constant).forms;
+    expect(forms.every(f => Number.isNaN(f.icc))).toBe(true);
+  });
+  it('still computes on data that does vary, however little', () => {
+    const tiny = Array.from({ length: 12 }, (_, i) => [0.65 + i * 1e-6, 0.65 + i * 1e-6 + (i % 2) * 1e-7]);
+    expect(cronbachAlpha(tiny).alpha).toBeGreaterThan(0.99);
+    expect(icc(tiny).byType.ICC2.icc).toBeGreaterThan(0.99);
+  });
+});
