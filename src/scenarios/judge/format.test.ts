@@ -62,6 +62,24 @@ describe('extractJson', () => {
     expect(extractJson('Here:\n```json\n{"a": 3}\n```')).toEqual({ ok: true, value: { a: 3 } });
     expect(extractJson(' {"a": 4} ')).toEqual({ ok: true, value: { a: 4 } });
   });
+  it('never takes the draft inside a reasoning block; the final answer wins', () => {
+    expect(extractJson('<think>draft <json>{"a":1}</json></think> final ```json {"a":2}```')).toEqual({ ok: true, value: { a: 2 } });
+    expect(extractJson('<thinking>maybe <json>{"a":1}</json></thinking><json>{"a":3}</json>')).toEqual({ ok: true, value: { a: 3 } });
+    expect(extractJson('<reasoning>{"a":1}</reasoning> no JSON here')).toEqual({ ok: false, problem: expect.any(String) });
+  });
+  it('reads a bare object after a closed <think> block (R1/QwQ-style output)', () => {
+    expect(extractJson('<think>Let me weigh this… {"a": 0} perhaps</think>\n{"a":1}')).toEqual({ ok: true, value: { a: 1 } });
+    expect(extractJson('reasoning without the opening tag {"a":0}</think>\n\nScores: {"a":5}')).toEqual({ ok: true, value: { a: 5 } });
+  });
+  it('a leading <think> that never closes is all reasoning: no answer', () => {
+    const r = extractJson('<think>I would say <json>{"a":1}</json> but let me');
+    expect(r.ok).toBe(false);
+    expect(r.ok ? '' : r.problem).toContain('all reasoning');
+  });
+  it('prefers the last well-formed candidate; a malformed last block falls back to an earlier one', () => {
+    expect(extractJson('<json>{"a":1}</json> then <json>{"a":2,}</json>')).toEqual({ ok: true, value: { a: 1 } });
+    expect(extractJson('first {"a":1} then {"a":2, "b": "}"}')).toEqual({ ok: true, value: { a: 2, b: '}' } });
+  });
   it('says what to do when there is no JSON', () => {
     expect(extractJson('The tutor was great, 5/5.')).toEqual({ ok: false, problem: expect.stringContaining('between <json> and </json>') });
   });

@@ -86,25 +86,69 @@ export function checkAnswer(value: unknown, fields: ReadonlyArray<FormatField>, 
   return problems.length ? { ok: false, problems } : { ok: true, value: out };
 }
 
+const REASONING_BLOCK = /<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi;
+const DANGLING_CLOSE = /^[\s\S]*?<\/(think|thinking|reasoning)>/i;
+const UNCLOSED_OPEN = /^\s*<(think|thinking|reasoning)>[\s\S]*$/i;
+
 /**
- * The JSON object of a prompt-mode answer: the last block between the markers; failing that a
- * ```json fence, then the text itself. Reasoning before the answer does no harm.
+ * The final answer of a judge's text, without its reasoning: closed `<think>`, `<thinking>` and
+ * `<reasoning>` blocks go; so does text before a lone closing tag (the opening tag omitted) and a
+ * leading opening tag that is never closed, with everything after it (the reasoning never ended).
+ */
+export function finalAnswerText(text: string): string {
+  let out = text.replace(REASONING_BLOCK, '');
+  if (DANGLING_CLOSE.test(out)) out = out.replace(DANGLING_CLOSE, '');
+  if (UNCLOSED_OPEN.test(out)) out = '';
+  return out.trim();
+}
+
+/** Top-level `{...}` spans of a text, in order; braces inside JSON strings are skipped. */
+function braceObjects(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  let escaped = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (depth > 0 && inString) {
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"' && depth > 0) inString = true;
+    else if (ch === '{') { if (depth === 0) start = i; depth++; }
+    else if (ch === '}' && depth > 0) { depth--; if (depth === 0) out.push(text.slice(start, i + 1)); }
+  }
+  return out;
+}
+
+/**
+ * The JSON object of a prompt-mode answer. Reasoning blocks (`<think>` and the like) are dropped
+ * first: a draft inside them is never taken. In the final answer, the blocks between the markers
+ * are tried last first (a malformed last block falls back to earlier ones); then ```json fences,
+ * last first; then the whole text; then any `{...}` object in it, last first.
  */
 export function extractJson(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+  const answer = finalAnswerText(text);
   const candidates: string[] = [];
-  const marked = [...text.matchAll(/<json>([\s\S]*?)<\/json>/gi)].map(m => m[1]!);
-  if (marked.length) candidates.push(marked[marked.length - 1]!);
-  const fenced = [...text.matchAll(/```(?:json)?\s*([\s\S]*?)```/gi)].map(m => m[1]!);
-  if (fenced.length) candidates.push(fenced[fenced.length - 1]!);
-  candidates.push(text);
+  const marked = [...answer.matchAll(/<json>([\s\S]*?)<\/json>/gi)].map(m => m[1]!);
+  candidates.push(...marked.reverse());
+  const fenced = [...answer.matchAll(/```(?:json)?\s*([\s\S]*?)```/gi)].map(m => m[1]!);
+  candidates.push(...fenced.reverse());
+  candidates.push(answer);
+  candidates.push(...braceObjects(answer).reverse());
   for (const c of candidates) {
+    if (c.trim() === '') continue;
     try {
       return { ok: true, value: JSON.parse(c.trim()) as unknown };
     } catch {
       // try the next candidate
     }
   }
-  return { ok: false, problem: `no JSON object found; answer with one JSON object between ${JSON_OPEN} and ${JSON_CLOSE}` };
+  const why = answer === '' && text.trim() !== '' ? 'the answer is all reasoning (nothing after the <think> block); ' : '';
+  return { ok: false, problem: `no JSON object found; ${why}answer with one JSON object between ${JSON_OPEN} and ${JSON_CLOSE}` };
 }
 
 /** The format instruction appended in prompt mode, with an example that satisfies the format. */

@@ -12,14 +12,19 @@ export function asDialog(messages: ReadonlyArray<DialogueMessage>): string {
   return messages.map(m => `${m.speaker === 'START' ? (m.role ?? 'user') : m.speaker}: ${stripReasoning(m.content)}`).join('\n');
 }
 
-/** The expert-scored examples as one block of text. */
+const REASONING_BLOCK = /<(think|thinking|reasoning)>[\s\S]*?<\/\1>[ \t]*\n?/gi;
+
+/**
+ * The expert-scored examples as one block of text. Reasoning blocks (`<think>...</think>` and the
+ * like) in an anchor's dialogue are dropped, as they are from the dialogue being judged.
+ */
 export function anchorsBlock(anchors: ReadonlyArray<Anchor>): string {
   if (anchors.length === 0) return '';
   const parts = anchors.map((a, i) => {
     const lines = [`### Example ${i + 1}`];
     const vars = Object.entries(a.task);
     if (vars.length) lines.push(`Task: ${vars.map(([k, v]) => `${k} = ${v}`).join('; ')}`);
-    lines.push('Dialogue:', a.dialogue, `Expert scores: ${JSON.stringify(a.scores)}`);
+    lines.push('Dialogue:', a.dialogue.replace(REASONING_BLOCK, '').trim(), `Expert scores: ${JSON.stringify(a.scores)}`);
     if (a.note) lines.push(`Expert note: ${a.note}`);
     return lines.join('\n');
   });
