@@ -122,6 +122,12 @@ describe('tutor_accuracy: tutor-edit', () => {
     expect((await mark(ga, [tutor({ has_error: true, corrected_sentence: 'Fostaí an chomhlachta.' })])).value).toBe(1);
     expect((await mark(gaTypo, [tutor({ has_error: true, corrected_sentence: 'Dúirt sé i gcogar liom é.' })])).value).toBe(1);
   });
+  it('reads the final answer of a reasoning model, never the draft inside <think>', async () => {
+    const draft = tutor({ has_error: false, corrected_sentence: 'The men could find these book.' });
+    const final = tutor({ has_error: true, wrong_span: 'book', correction: 'books', corrected_sentence: 'The men could find these books.' });
+    expect((await mark(en, [`<think>First guess: ${draft}. No wait, "these" is plural.</think>\n${final}`])).value).toBe(1);
+    expect((await mark(en, [`<think>${final}</think>\n${draft}`])).value).toBe(0);
+  });
   it('is wrong when the fix comes with another change ("changed something else")', async () => {
     const r = await mark(en, [tutor({ has_error: true, corrected_sentence: 'The women could find these books.' })]);
     expect(r).toMatchObject({ value: 0, details: { editCode: 'extra-edits' } });

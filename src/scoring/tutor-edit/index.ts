@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JsonObject, Scorer, ScoreResult } from '../../core/index.js';
-import { matchesAccepted, sameEdit, type NormalizeOptions, type SameEditResult } from '../../metrics/index.js';
+import { matchesAccepted, sameEdit, type NormalizeOptions, type SameEditResult, stripReasoning } from '../../metrics/index.js';
 
 const AnswerSchema = z.object({
   has_error: z.boolean(),
@@ -87,7 +87,8 @@ export function jsonCandidates(text: string): Array<JsonCandidate & { text: stri
  * JSON syntax error.
  */
 export function findJsonObject<T = unknown>(text: string, schema?: z.ZodType<T>): { value: T; candidate: JsonCandidate } {
-  const candidates = jsonCandidates(text);
+  // A reasoning model's draft JSON inside <think> is not its answer.
+  const candidates = jsonCandidates(stripReasoning(text));
   if (candidates.length === 0) throw new Error('no JSON object in the answer');
   let syntaxError: Error | undefined;
   let schemaError: z.ZodError | undefined;
@@ -152,7 +153,7 @@ export const TUTOR_EDIT_NORMALIZE: Readonly<NormalizeOptions> = Object.freeze({ 
 export function tutorEditScorer(args: JsonObject = {}): Scorer {
   const normalize = TUTOR_EDIT_NORMALIZE;
   return {
-    ref: { name: 'tutor-edit', version: '2', args },
+    ref: { name: 'tutor-edit', version: '3', args },
     score: function tutorEdit({ item, outputs }): ScoreResult {
       const sentence = String(item.input.sentence ?? '');
       const key = item.answer as { has_error?: boolean; corrected_sentence?: string } | undefined;
