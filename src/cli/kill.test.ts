@@ -104,3 +104,35 @@ describe('two processes on one run', () => {
     expect(server.requests).toHaveLength(60);
   });
 });
+
+describe('Ctrl-C during a run', () => {
+  it('the first lets calls in flight finish and stores them (exit 3); the resume calls each trial once in all', async () => {
+    const server = await startOpenAICompatibleServer({
+      reply: () => ({ status: 200, delayMs: 150, body: { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } } }),
+    });
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-sigint-'));
+    const args = ['run', suiteFile(cwd), '-m', 'openai:m', '--repeats', '1', '--base-url', server.baseURL, '--concurrency', '4'];
+    const { child, done } = startCli(args, { cwd });
+    await new Promise<void>(resolve => {
+      const poll = setInterval(() => {
+        if (server.requests.length >= 6) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 5);
+    });
+    child.kill('SIGINT');
+    const stopped = await done;
+    expect(stopped.code, stopped.stderr).toBe(3);
+    expect(stopped.stderr).toMatch(/finishing the calls in flight/);
+    const db = new Database(join(cwd, '.paideia', 'paideia.db'), { readonly: true });
+    const stored = (db.prepare(`SELECT COUNT(*) AS n FROM calls WHERE status = 'ok'`).get() as { n: number }).n;
+    db.close();
+    // every request the server received was answered and stored: nothing paid for is lost
+    expect(stored).toBe(server.requests.length);
+    const resumed = await runCli(args, { cwd });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(server.requests).toHaveLength(60);
+  });
+});

@@ -39,7 +39,10 @@ export interface ExecuteOptions {
   useCache?: boolean;
   /** Run failed trials again (default false: a resume skips them). */
   retryErrors?: boolean;
+  /** Aborts calls in flight (they stay pending, for --resume). */
   signal?: AbortSignal;
+  /** Starts no new call, but lets calls in flight finish and be stored (a first Ctrl-C). */
+  stopSignal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
 }
 
@@ -93,8 +96,10 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
     settled.splice(0).forEach(resolve => resolve());
     o.onEvent?.({ type: 'stop', reason });
   };
-  o.signal?.addEventListener('abort', () => stop('interrupt'), { once: true });
-  if (o.signal?.aborted) stop('interrupt');
+  for (const signal of [o.signal, o.stopSignal]) {
+    signal?.addEventListener('abort', () => stop('interrupt'), { once: true });
+    if (signal?.aborted) stop('interrupt');
+  }
 
   async function runTrial(trial: Trial, state: TrialState): Promise<{ outcome: 'done' | 'failed' | 'pending'; costUsd: number; committed: Promise<unknown> }> {
     const item = o.items.get(trial.itemHash)!;

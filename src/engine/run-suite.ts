@@ -33,6 +33,8 @@ export interface RunSuiteOptions {
   resumeRunId?: string;
   concurrency: (provider: string) => number;
   signal?: AbortSignal;
+  /** Start no new call; calls in flight finish and are stored. */
+  stopSignal?: AbortSignal;
   onEvent?: (e: RunEvent) => void;
 }
 
@@ -122,7 +124,8 @@ async function execute(o: RunSuiteOptions, run: RunRecord, items: Array<{ item: 
     models, scorers: o.scorers.forTests([...o.testDefinitions.values()].filter(t => usedTests.has(t.name))), cost,
     concurrency: o.concurrency, ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
     useCache: o.useCache ?? true, retryErrors: o.retryErrors ?? false,
-    ...(o.signal ? { signal: o.signal } : {}), ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+    ...(o.signal ? { signal: o.signal } : {}), ...(o.stopSignal ? { stopSignal: o.stopSignal } : {}),
+    ...(o.onEvent ? { onEvent: o.onEvent } : {}),
   });
   const status = summary.stoppedBy || summary.pending > 0 ? 'stopped' : summary.done === 0 && summary.failed > 0 ? 'failed' : 'completed';
   const note = summary.stoppedBy === 'cost-cap' ? `cost cap $${o.costCapUsd} reached` : summary.stoppedBy === 'interrupt' ? 'interrupted' : summary.failed ? `${summary.failed} trial(s) failed` : undefined;

@@ -102,9 +102,19 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
   const controller = new AbortController();
   // Every call in flight listens to this signal; dozens at once is expected, not a leak.
   setMaxListeners(0, controller.signal);
-  const onSigint = () => controller.abort();
+  // First Ctrl-C: start nothing new, let the calls in flight finish and be stored (they are paid
+  // for). A second one, or SIGTERM, aborts them; either way everything stored is resumable.
+  const drain = new AbortController();
+  setMaxListeners(0, drain.signal);
+  const onSigint = () => {
+    if (drain.signal.aborted) return controller.abort();
+    drain.abort();
+    process.stderr.write('\nfinishing the calls in flight; press Ctrl-C again to abort them\n');
+    process.once('SIGINT', onSigint);
+  };
+  const onSigterm = () => controller.abort();
   process.once('SIGINT', onSigint);
-  process.once('SIGTERM', onSigint);
+  process.once('SIGTERM', onSigterm);
   try {
     const stored = f.resume ? await store.getRun(f.resume) : undefined;
     // A cap cannot hold for a model whose price is unknown: refuse rather than under-count.
@@ -127,7 +137,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
       createModel: spec => models.get(spec.alias)!, prices, ...(costCapUsd !== undefined ? { costCapUsd } : {}),
       useCache: f.cache, retryErrors: f.retryErrors ?? false, ...(f.resume ? { resumeRunId: f.resume } : {}),
       concurrency: provider => (provider === 'baseline' || provider === 'replay' ? Math.max(concurrency, 16) : concurrency),
-      signal: controller.signal, onEvent: createProgress(),
+      signal: controller.signal, stopSignal: drain.signal, onEvent: createProgress(),
     });
     process.stderr.write(`run ${run.id}: ${summary.done} done, ${summary.failed} failed, ${summary.pending} pending; spent $${summary.spentUsd.toFixed(4)} (store ${store.url})\n`);
     // Explanations are judged once the trials are in; a stopped run judges on resume.
@@ -168,7 +178,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
     return { runId: run.id, exitCode: EXIT_CODES.ok };
   } finally {
     process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
+    process.off('SIGTERM', onSigterm);
     await store.close();
   }
 }
