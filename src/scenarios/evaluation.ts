@@ -1,7 +1,7 @@
 import type { ConfigIssue } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
 import type { JsonObject } from '../core/json.js';
-import { checkAnswer } from './judge/format.js';
+import { checkAnswer, formatJsonSchema } from './judge/format.js';
 import { ANCHORS_PLACEHOLDER, DIALOG_PLACEHOLDER, asDialog } from './judge/prompt.js';
 import { scaleOf, scoredFields } from './judge/score.js';
 import type { ScenarioFile } from './schema.js';
@@ -76,7 +76,21 @@ export function resolveEvaluation(
     scored,
     anchors,
   };
-  return { ...evaluation, version: contentHash(evaluation, 12) };
+  return { ...evaluation, version: judgmentVersion(evaluation) };
+}
+
+/**
+ * The version of a judgment: a hash of what the judge sees and nothing else - the judges (aliases
+ * and, given, their model identities), format_mode, the prompt, the format as the judge is shown it
+ * (its JSON Schema: fields, types, descriptions, bounds) and the anchors. Weights, dimensions,
+ * aggregation, repeats and format_retries are left out: changing them reuses the stored judgments,
+ * and the weighted scores are recomputed from their per-field values.
+ */
+export function judgmentVersion(ev: Pick<Evaluation, 'judges' | 'formatMode' | 'prompt' | 'format' | 'anchors'>, judgeModels?: unknown): string {
+  return contentHash({
+    judges: ev.judges, formatMode: ev.formatMode, prompt: ev.prompt, schema: formatJsonSchema(ev.format), anchors: ev.anchors,
+    ...(judgeModels !== undefined ? { judgeModels } : {}),
+  }, 12);
 }
 
 function checkFormat(fields: ReadonlyArray<FormatField>, path: Array<string | number>, at: (path: Array<string | number>, message: string) => void): void {

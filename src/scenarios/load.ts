@@ -5,9 +5,9 @@ import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
 import type { JsonObject } from '../core/json.js';
 import type { ModelSpec } from '../core/model-spec.js';
-import { resolveEvaluation } from './evaluation.js';
+import { judgmentVersion, resolveEvaluation } from './evaluation.js';
 import { buildGraph, unreachableAgents } from './graph.js';
-import { redactUrl, resolveModel, SECRET_KEY } from './models.js';
+import { modelIdentity, redactUrl, resolveModel, SECRET_KEY } from './models.js';
 import { ScenarioFileSchema, type ScenarioFile } from './schema.js';
 import { buildTasks } from './tasks.js';
 import { placeholders } from './template.js';
@@ -141,7 +141,16 @@ function resolveScenario(data: ScenarioFile, file: string, source: YamlSource, o
     return undefined;
   }
   const redacted = redactConfig(data);
-  const hash = contentHash({ config: withoutKeys(data), tasks, scripts: scriptHashes(variantModels) }, 16);
+  const agentModels = new Set([...agents.values()].map(a => a.model));
+  const hash = contentHash({ config: dialogueConfig(data, agentModels), tasks, scripts: scriptHashes(variantModels, agentModels) }, 16);
+  if (evaluation) {
+    // The judges' models (with their scripts) are part of what a judgment is, not of the dialogues.
+    const judges = new Set(evaluation.judges);
+    evaluation.version = judgmentVersion(evaluation, {
+      models: variantModels.map(models => modelIdentity(models, judges)),
+      scripts: scriptHashes(variantModels, judges),
+    });
+  }
   const globals = data.globals ?? {};
   return {
     name: data.name ?? sanitizeName(basename(file, extname(file))),
@@ -221,17 +230,26 @@ export function redactConfig(data: ScenarioFile): JsonObject {
 }
 
 /**
- * Keys never change what a scenario is: leaving them out keeps the hash (and the run) when a key
- * rotates. Nor does `family`, a label for the report: adding it later keeps the run.
+ * What the dialogues depend on, for the scenario hash. Keys never change what a scenario is:
+ * leaving them out keeps the hash (and the run) when a key rotates. Nor does `family`, a label for
+ * the report: adding it later keeps the run. Nor does the `evaluation` block (only its `target`,
+ * which names the model under test) or a model only judges use: changing the rubric or a judge
+ * keeps the run and its dialogues, and only judges again (see judgmentVersion).
  */
-function withoutKeys(data: ScenarioFile): unknown {
-  return { ...data, models: Object.fromEntries(Object.entries(data.models).map(([a, m]) => [a, { ...m, api_key: undefined, family: undefined }])) };
+function dialogueConfig(data: ScenarioFile, agentModels: ReadonlySet<string>): unknown {
+  const models = Object.entries(data.models).filter(([a]) => agentModels.has(a));
+  return {
+    ...data,
+    evaluation: data.evaluation?.target,
+    models: Object.fromEntries(models.map(([a, m]) => [a, { ...m, api_key: undefined, family: undefined }])),
+  };
 }
 
-function scriptHashes(variants: Array<Map<string, ScenarioModel>>): Record<string, string> {
+function scriptHashes(variants: Array<Map<string, ScenarioModel>>, only: ReadonlySet<string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const models of variants) {
     for (const m of models.values()) {
+      if (!only.has(m.alias)) continue;
       if (m.scriptFile) out[m.alias + ':' + basename(m.scriptFile)] = contentHash(readFileSync(m.scriptFile, 'utf8'));
     }
   }

@@ -106,6 +106,13 @@ export function buildChatModel(m: ScenarioModel, o: BuildModelOptions): ChatMode
 }
 
 /** A URL with any user:password and query removed (some gateways take keys there). */
+/** What makes a model part of a trial's or a judgment's identity: never its key. */
+export function modelIdentity(models: ReadonlyMap<string, ScenarioModel>, only?: ReadonlySet<string>): Record<string, unknown> {
+  return Object.fromEntries([...models].filter(([alias]) => !only || only.has(alias)).map(([alias, m]) => [alias, {
+    spec: m.spec.spec, params: m.params, ...(m.apiBase ? { apiBase: redactUrl(m.apiBase) } : {}),
+  }]));
+}
+
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);

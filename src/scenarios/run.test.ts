@@ -137,6 +137,58 @@ describe('runScenario', () => {
     await store.close();
   });
 
+  it('changing the rubric keeps the run and its dialogues; weights re-aggregate stored judgments, what the judge sees judges again', async () => {
+    const store = await openStore('sqlite::memory:');
+    const callsOf = (m: ReturnType<typeof loopModels>) => ({
+      agents: Object.values(m).flatMap(x => x.calls).filter(c => c.request.context?.role !== 'judge').length,
+      judge: m.judge!.calls.length,
+    });
+    const base = scenario();
+    const first = loopModels();
+    const r1 = await runScenario({ scenario: base, store, createModel: m => first[m.alias]! });
+    expect(callsOf(first)).toEqual({ agents: 20, judge: 4 });
+    const trials1 = (await store.listTrials(r1.run.id)).map(t => t.id).sort();
+    const calls1 = (await store.listCalls(r1.run.id)).map(c => `${c.trialId}/${c.step}/${c.requestHash}`).sort();
+    const panel = async (runId: string) => (await store.listScores(runId)).filter(x => x.scorer.name === 'judge:guide');
+    // judge answer: clarity 5 (s = 1), warmth 3 (s = 0.5); weights 3:1
+    expect((await panel(r1.run.id))[0]!.value).toBeCloseTo(0.75 * 1 + 0.25 * 0.5, 12);
+
+    // Only a weight (and a dimension name) changes: no model is called, the scores follow the new weights.
+    const reweighted = scenario(LOOP_SCENARIO.replace('dimension: Method, weight: 3', 'dimension: Teaching, weight: 1'));
+    expect(reweighted.hash).toBe(base.hash);
+    expect(reweighted.evaluation!.version).toBe(base.evaluation!.version);
+    const second = loopModels();
+    const r2 = await runScenario({ scenario: reweighted, store, createModel: m => second[m.alias]! });
+    expect(r2.run.id).toBe(r1.run.id);
+    expect(callsOf(second)).toEqual({ agents: 0, judge: 0 });
+    expect(r2.summary.judging).toMatchObject({ judged: 0, reused: 4, aggregated: 4 });
+    const p2 = await panel(r2.run.id);
+    expect(p2).toHaveLength(4);
+    for (const p of p2) {
+      expect(p.value).toBeCloseTo(0.5 * 1 + 0.5 * 0.5, 12);
+      expect(p.details?.dimensions).toEqual({ Teaching: 1, Care: 0.5 });
+    }
+    const singles = (await store.listScores(r2.run.id)).filter(x => x.scorer.name === 'judge:guide/judge/0');
+    expect(singles.map(x => x.value)).toEqual([0.75, 0.75, 0.75, 0.75]);
+
+    // The judge prompt changes: the same run and dialogues, judged again under a new version.
+    const reprompted = scenario(LOOP_SCENARIO.replace('Score the tutor.', 'Score the tutor strictly.'));
+    expect(reprompted.hash).toBe(base.hash);
+    expect(reprompted.evaluation!.version).not.toBe(base.evaluation!.version);
+    const third = loopModels();
+    const r3 = await runScenario({ scenario: reprompted, store, createModel: m => third[m.alias]! });
+    expect(r3.run.id).toBe(r1.run.id);
+    expect(callsOf(third)).toEqual({ agents: 0, judge: 4 });
+    expect((await store.listTrials(r3.run.id)).map(t => t.id).sort()).toEqual(trials1);
+    expect((await store.listCalls(r3.run.id)).map(c => `${c.trialId}/${c.step}/${c.requestHash}`).sort()).toEqual(calls1);
+
+    // A judge-only model's spec is the judge's business too: it re-judges, never re-runs dialogues.
+    const otherJudge = scenario(LOOP_SCENARIO.replace('model: judge-model', 'model: judge-model-2'));
+    expect(otherJudge.hash).toBe(base.hash);
+    expect(otherJudge.evaluation!.version).not.toBe(base.evaluation!.version);
+    await store.close();
+  });
+
   it('a failed turn is stored with its error, the dialogue is not judged, and --retry-errors continues it', async () => {
     const store = await openStore('sqlite::memory:');
     const s = scenario();

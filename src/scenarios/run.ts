@@ -12,7 +12,7 @@ import { DIALOGUE_KIND, SCENARIO_KIND, latestCalls, metaToJson, type DialogueMet
 import { END } from './graph.js';
 import { judgeRun, type JudgeSummary } from './judge/index.js';
 import { memoryWindow, type DialogueMessage } from './memory.js';
-import { buildChatModel, redactUrl } from './models.js';
+import { buildChatModel, modelIdentity } from './models.js';
 import { renderTemplate, taskLookup } from './template.js';
 import type { Scenario, ScenarioModel, ScenarioTask, ScenarioVariant } from './types.js';
 
@@ -61,13 +61,6 @@ export function scenarioTest(scenario: Scenario): string {
   return `scenario:${scenario.name}`;
 }
 
-/** What makes a model part of a trial's identity: never its key. */
-function modelIdentity(models: ReadonlyMap<string, ScenarioModel>): Record<string, unknown> {
-  return Object.fromEntries([...models].map(([alias, m]) => [alias, {
-    spec: m.spec.spec, params: m.params, ...(m.apiBase ? { apiBase: redactUrl(m.apiBase) } : {}),
-  }]));
-}
-
 /** Families given in the file (`models.<alias>.family`); the report's table covers the rest. */
 function familiesOf(models: ReadonlyMap<string, ScenarioModel>): Record<string, string> {
   return Object.fromEntries([...models].filter(([, m]) => m.family !== undefined).map(([alias, m]) => [alias, m.family!]));
@@ -75,14 +68,23 @@ function familiesOf(models: ReadonlyMap<string, ScenarioModel>): Record<string, 
 
 /** The run id is the hash of what the run is asked to do, so the same command resumes the same run. */
 export function scenarioRunId(scenario: Scenario, repeats: number): string {
-  return `scn-${contentHash({ scenario: scenario.hash, variants: scenario.variants.map(v => ({ label: v.label, models: modelIdentity(v.models) })), repeats, seed: scenario.globals.seed }, 16)}`;
+  const agentModels = agentAliases(scenario);
+  return `scn-${contentHash({ scenario: scenario.hash, variants: scenario.variants.map(v => ({ label: v.label, models: modelIdentity(v.models, agentModels) })), repeats, seed: scenario.globals.seed }, 16)}`;
+}
+
+/**
+ * The models the dialogues are made with (those of the agents). Judge-only models are not part of
+ * a run's or a trial's identity: they belong to the judgment version (see judgmentVersion).
+ */
+function agentAliases(scenario: Scenario): Set<string> {
+  return new Set([...scenario.agents.values()].map(a => a.model));
 }
 
 /** Trials = variant x task x repeat, in that order; ids are content hashes. */
 export function planScenarioTrials(scenario: Scenario, runId: string, repeats: number): Trial[] {
   const trials: Trial[] = [];
   for (const variant of scenario.variants) {
-    const identity = modelIdentity(variant.models);
+    const identity = modelIdentity(variant.models, agentAliases(scenario));
     const targetModel = variant.models.get(scenario.agents.get(scenario.target)!.model)!;
     for (const task of scenario.tasks) {
       for (let repeat = 0; repeat < repeats; repeat++) {

@@ -64,11 +64,19 @@ export async function judgeRun(o: JudgeRunOptions): Promise<JudgeSummary> {
   const tasks = new Map(o.scenario.tasks.map(t => [t.hash, t]));
   const limit = createLimiter(Math.max(1, o.concurrency));
   const jobs: Array<Promise<void>> = [];
+  const rescoredList: Score[] = [];
   for (const d of dialogues) {
     for (const judge of evaluation.judges) {
       for (let repeat = 0; repeat < evaluation.repeats; repeat++) {
         const key = `${d.trial.id}\u0000${judgmentScorerName(evaluation, judge, repeat)}`;
-        if (scores.has(key)) { summary.reused++; continue; }
+        const stored = scores.get(key);
+        if (stored) {
+          summary.reused++;
+          // The weights may have changed since: the weighted score is recomputed from the stored fields.
+          const fresh = rescored(evaluation, stored);
+          if (fresh) { scores.set(key, fresh); rescoredList.push(fresh); }
+          continue;
+        }
         jobs.push(limit(async () => {
           if (o.signal?.aborted) { summary.pending++; return; }
           const { model, params } = o.judgeModel(d.trial, judge);
@@ -89,6 +97,7 @@ export async function judgeRun(o: JudgeRunOptions): Promise<JudgeSummary> {
       }
     }
   }
+  if (rescoredList.length) await o.store.saveScores(rescoredList);
   await Promise.all(jobs);
   const panel: Score[] = [];
   for (const d of dialogues) {
@@ -165,6 +174,33 @@ export async function judgeOnce(i: JudgeOnceInput): Promise<Score> {
     reason: `the judge's answer did not fit format after ${attempts} attempt(s): ${problems.join('; ')}`,
     details: { judge: i.judge, repeat: i.repeat, unscored: true, raw, problems, attempts, dialogueStatus: dialogue.meta.status },
   };
+}
+
+/**
+ * A stored judgment with its weighted score recomputed under the current weights, or undefined
+ * when nothing changed (or it is unscored). Judgments are versioned by what the judge saw, not by
+ * the weights, so a weight change keeps them and only this recomputation follows.
+ */
+export function rescored(ev: Evaluation, s: Score): Score | undefined {
+  const fields = s.details?.fields;
+  if (s.details?.unscored === true || fields === undefined || fields === null || typeof fields !== 'object' || Array.isArray(fields)) return undefined;
+  const { value, details } = weighedFields(ev, fields as JsonObject);
+  const rest: JsonObject = { ...s.details };
+  delete rest.normalised;
+  delete rest.dimensions;
+  const next: Score = { ...s, value, details: { ...rest, ...details } };
+  delete next.reason;
+  if (value === null) next.reason = 'no weighted score: no format field has a scale';
+  const same = s.value === next.value && s.reason === next.reason && JSON.stringify(s.details) === JSON.stringify(next.details);
+  return same ? undefined : next;
+}
+
+function weighedFields(ev: Evaluation, fields: JsonObject): { value: number | null; details: JsonObject } {
+  const values = new Map(ev.scored.map(f => [f.path.join('.'), valueAt(fields, f.path) as number | boolean]));
+  const weighted = weightedScore(values, ev.scored);
+  return weighted
+    ? { value: weighted.score, details: { normalised: weighted.normalised, dimensions: weighted.dimensions } }
+    : { value: null, details: {} };
 }
 
 function parseToolArguments(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
