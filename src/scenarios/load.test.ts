@@ -296,6 +296,14 @@ describe('loadScenario: task files', () => {
     expect(loadScenario(join(dir, 'c.yaml')).tasks.map(t => t.vars)).toEqual([{ id: 'c', persona: 'Cara, 12', problem: 'Solve "x" in 3x = 9\nthen check' }]);
   });
 
+  it('reads a JSONL task file that starts with a UTF-8 BOM (and one before any line)', () => {
+    const dir = scenarioDir({ 'bom.jsonl': '\uFEFF{"persona": "Ana", "problem": "2x = 6"}\r\n\uFEFF{"persona": "Ben", "problem": "x + 1 = 3"}\r\nnot json\n' });
+    writeScenario(dir, 'j.yaml', base.replace('TASKFILE', 'bom.jsonl'));
+    expect(issuesOf(() => loadScenario(join(dir, 'j.yaml'))).map(i => [i.file, i.line])).toEqual([[join(dir, 'bom.jsonl'), 3]]);
+    writeFileSync(join(dir, 'bom.jsonl'), '\uFEFF{"persona": "Ana", "problem": "2x = 6"}\r\n\uFEFF{"persona": "Ben", "problem": "x + 1 = 3"}\r\n');
+    expect(loadScenario(join(dir, 'j.yaml')).tasks.map(t => t.vars)).toEqual([{ persona: 'Ana', problem: '2x = 6' }, { persona: 'Ben', problem: 'x + 1 = 3' }]);
+  });
+
   it('reports bad task files by their own file and line', () => {
     const dir = scenarioDir({ 'bad.jsonl': '{"persona": "A", "problem": "p"}\nnot json\n[1]\n', 'bad.csv': 'persona,problem\nA\n', 'open.csv': 'persona,problem\n"A,p\n' });
     writeScenario(dir, 'j.yaml', base.replace('TASKFILE', 'bad.jsonl'));

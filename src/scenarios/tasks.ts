@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ConfigIssue } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
+import { parseJsonlLines } from '../core/jsonl.js';
 import { parseCsv, CsvSyntaxError } from './csv.js';
 import type { ScenarioFile } from './schema.js';
 import type { ScenarioTask } from './types.js';
@@ -90,28 +91,21 @@ function readTaskFile(path: string, source: YamlSource, issues: ConfigIssue[]): 
   return [];
 }
 
+/** One task per JSON line; a BOM opening any line is dropped (the shared reader). */
 function readJsonl(file: string, text: string, issues: ConfigIssue[]): Vars[] {
   const out: Vars[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
-    if (raw.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      issues.push({ file, line: i + 1, message: `not valid JSON: ${(error as Error).message}` });
-      return;
-    }
+  for (const { value, line } of parseJsonlLines(text, file, issues)) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      issues.push({ file, line: i + 1, message: 'each line must be a JSON object of task variables' });
-      return;
+      issues.push({ file, line, message: 'each line must be a JSON object of task variables' });
+      continue;
     }
     const vars: Vars = {};
     for (const [k, v] of Object.entries(value)) {
       if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') vars[k] = String(v);
-      else issues.push({ file, line: i + 1, field: k, message: 'a task variable must be a string, number or boolean' });
+      else issues.push({ file, line, field: k, message: 'a task variable must be a string, number or boolean' });
     }
     out.push(vars);
-  });
+  }
   return out;
 }
 
