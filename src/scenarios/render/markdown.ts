@@ -17,6 +17,15 @@ export function fmtEstimate(e: Estimate): string {
 
 export const dimensionLabel = (d: string | null): string => d ?? 'weighted score';
 
+/**
+ * A Markdown table: header, separator and rows from cell lists, so every line has the same
+ * number of cells whatever the number of (possibly zero) variable columns.
+ */
+function table(header: string[], rows: string[][]): string[] {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), `|${header.map(() => '---|').join('')}`, ...rows.map(line)];
+}
+
 /** The report as Markdown (for the terminal and for pasting into notes). */
 export function renderScenarioReport(r: ScenarioReport): string {
   const axes = r.radar.axes;
@@ -25,9 +34,14 @@ export function renderScenarioReport(r: ScenarioReport): string {
     '',
     r.evaluation ? `Judgment: ${mdCell(r.evaluation.name)} (version ${r.evaluation.version}). Means with 95% bootstrap intervals over tasks.` : 'No evaluation in this scenario.',
     '',
-    `| model | score | ${axes.map(mdCell).join(' | ')} | dialogues (ended/capped/failed/running) | unscored |`,
-    `|---|---|${axes.map(() => '---|').join('')}---|---|`,
-    ...r.models.map(m => `| ${mdCell(m.model)}${m.isBaseline ? ' (baseline)' : ''} | ${fmtEstimate(m.score)} | ${axes.map(a => (m.dimensions[a] ? fmtEstimate(m.dimensions[a]!) : 'n/a')).join(' | ')} | ${m.dialogues.ended}/${m.dialogues.capped}/${m.dialogues.failed}/${m.dialogues.running} | ${m.unscored} |`),
+    ...table(
+      ['model', 'score', ...axes.map(mdCell), 'dialogues (ended/capped/failed/running)', 'unscored'],
+      r.models.map(m => [
+        `${mdCell(m.model)}${m.isBaseline ? ' (baseline)' : ''}`, fmtEstimate(m.score),
+        ...axes.map(a => (m.dimensions[a] ? fmtEstimate(m.dimensions[a]!) : 'n/a')),
+        `${m.dialogues.ended}/${m.dialogues.capped}/${m.dialogues.failed}/${m.dialogues.running}`, String(m.unscored),
+      ]),
+    ),
   ];
   if (r.judges.length > 0) {
     lines.push(

@@ -49,6 +49,39 @@ describe('report rendering', () => {
     }
   });
 
+  it('Markdown: every table has as many cells in each row (header and separator included), even with no dimension column', async () => {
+    const store = await openStore('sqlite::memory:');
+    const base = await scenarioReport(store, await analysisRun(store));
+    await store.close();
+    const noAxes: ScenarioReport = { ...base, radar: { axes: [], series: base.radar.series.map(x => ({ ...x, values: [] })) }, models: base.models.map(m => ({ ...m, dimensions: {} })) };
+    const withHuman: ScenarioReport = {
+      ...base,
+      human: {
+        raters: [{ rater: 'ann', outputs: 3 }],
+        agreement: [{ judge: 'panel', dimension: null, n: 3, kendallTauB: 0.5, kendallP: 0.2, icc: 0.4, iccLow: 0.1, iccHigh: 0.8, meanDeviation: base.models[0]!.score } as never],
+        reliability: [{ dimension: null, alpha: 0.7, low: 0.5, high: 0.9, n: 3, k: 2 } as never],
+      },
+    };
+    // Cells of a row: split on pipes that are not escaped, without the outer ones.
+    const cells = (l: string) => l.replace(/\\\|/g, 'x').split('|').length - 2;
+    for (const r of [noAxes, base, withHuman]) {
+      const lines = renderScenarioReport(r).split('\n');
+      const tables: string[][] = [];
+      let current: string[] | undefined;
+      for (const l of lines) {
+        if (l.startsWith('|')) (current ??= (tables.push([]), tables[tables.length - 1]!)).push(l);
+        else current = undefined;
+      }
+      expect(tables.length).toBeGreaterThanOrEqual(r === withHuman ? 4 : 2);
+      for (const t of tables) {
+        expect(t[1]).toMatch(/^\|(---\|)+$/);
+        // No header cell is empty (an empty join of zero columns would make one).
+        expect(t[0], t[0]).not.toMatch(/\|\s*\|/);
+        for (const row of t) expect(cells(row), row).toBe(cells(t[0]!));
+      }
+    }
+  });
+
   it('radar: one spoke per axis, values placed on the radius, missing values at the centre', () => {
     const svg = radarSvg({ axes: ['A', 'B', 'C', 'D'], series: [{ model: 'm', values: [1, 0.5, null, 0] }] }, 420);
     // Centre 210, radius 120; axis 0 points up, axis 1 right.
