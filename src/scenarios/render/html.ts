@@ -19,6 +19,9 @@ function table(head: string[], rows: string[]): string {
 
 const est = (x: Estimate) => fmtEstimate(x);
 
+/** As the suite report: no script, no external resource; inline styles and data: images only. */
+export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
 /**
  * The report as one self-contained HTML page: inline CSS and an inline SVG radar chart, no
  * script and no external resource, every string escaped (model names, dimensions and raters come
@@ -73,7 +76,9 @@ export function renderScenarioHtml(r: ScenarioReport): string {
     );
   }
   return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Scenario ${e(r.scenario)} - Paideia</title><style>${STYLE}</style></head>
 <body>${body.join('\n')}</body></html>
 `;

@@ -35,6 +35,13 @@ describe('report rendering', () => {
     expect(html).toContain('house-judge-v1');
   });
 
+  it('HTML: a Content-Security-Policy that forbids scripts, as the suite report has, and no <script', async () => {
+    const html = renderScenarioHtml(await hostileReport());
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`);
+    expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.indexOf('<body>'));
+    expect(html).not.toMatch(/<script/i);
+  });
+
   it('Markdown: pipes, line breaks and HTML in names cannot break the tables or render', async () => {
     const md = renderScenarioReport(await hostileReport());
     expect(md).not.toContain('<script');
