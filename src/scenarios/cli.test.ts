@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -150,6 +150,15 @@ describe('paideia scenario (commands)', () => {
     const failed = capture();
     expect(await scenarioSynthesizeCommand({ ...flags, description: 'Tutor fractions.', script: join(dir, 'bad.json') }, failed)).toBe(1);
     expect(failed.err).toMatch(/^synthesis: the generator's metric draft was not valid after 3 attempt\(s\): no JSON object found/);
+
+    // A judge that never conforms: exit 1 naming the judge and its last answer, nothing written.
+    writeFileSync(join(dir, 'mute.json'), script.replace(JSON.stringify(judged), JSON.stringify('Ten out of ten!')));
+    const mute = capture();
+    const muteOut = join(dir, 'out', 'mute.yaml');
+    expect(await scenarioSynthesizeCommand({ ...flags, out: muteOut, script: join(dir, 'mute.json') }, mute)).toBe(1);
+    expect(mute.err).toMatch(/^synthesis: the judge judge=baseline:script's scoring of round 1 \(every one of its 6 case\(s\) is unscored\) was not valid after 3 attempt\(s\): no JSON object found.*Last answer began: "Ten out of ten!"/m);
+    expect(mute.out).toBe('');
+    expect(existsSync(muteOut)).toBe(false);
   });
 
   it('registers validate, run, schema, report, export, import and synthesize under `scenario`; schema prints the JSON Schema', async () => {

@@ -81,7 +81,11 @@ export function caseText(persona: string, internal: string, dialog: string): str
  * Score cases with the current metrics. An answer that never fits the format leaves the case
  * unscored (null per metric): a judge failure is not a low score.
  */
-export async function scoreCases(o: { judge: ChatModel; description: string; metrics: Metric[]; cases: ReadonlyArray<Case>; attempts: number; concurrency: number; calls: CallCounter }): Promise<CaseScores[]> {
+export async function scoreCases(o: {
+  judge: ChatModel; description: string; metrics: Metric[]; cases: ReadonlyArray<Case>; attempts: number; concurrency: number; calls: CallCounter;
+  /** Told the last raw answer and its problems of every case left unscored. */
+  onUnscored?: (raw: string, problems: string[]) => void;
+}): Promise<CaseScores[]> {
   const format = formatOf(o.metrics);
   const system = rubricText(o.description, o.metrics);
   const limit = createLimiter(o.concurrency);
@@ -93,13 +97,18 @@ export async function scoreCases(o: { judge: ChatModel; description: string; met
     const turns = Array.from({ length: o.attempts }, () => o.calls.next('judge'));
     return limit(async () => {
       // Turns are numbered before the calls start, so concurrency cannot reorder a scripted judge.
+      let raw = '';
+      let problems: string[] = [];
       for (const turn of turns) {
         const text = (await o.judge.generate({ messages, params: {}, context: { role: 'synthesis:judge', turn } })).text;
         const parsed = extractJson(text);
         const checked = parsed.ok ? checkAnswer(parsed.value, format) : { ok: false as const, problems: [parsed.problem] };
         if (checked.ok) return Object.fromEntries(o.metrics.map(m => [m.field, checked.value[m.field] as number]));
+        raw = text;
+        problems = checked.problems;
         messages.push({ role: 'assistant', content: text }, { role: 'user', content: `That answer did not fit the format: ${checked.problems.join('; ')}. Answer again between ${JSON_OPEN} and ${JSON_CLOSE}.` });
       }
+      o.onUnscored?.(raw, problems);
       return Object.fromEntries(o.metrics.map(m => [m.field, null]));
     });
   }));

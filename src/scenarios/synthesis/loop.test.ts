@@ -152,6 +152,30 @@ describe('rubric synthesis loop with scripted models', () => {
     await store.close();
   });
 
+  it('fails when every case of a round is unscored: names the judge and its last answer, keeps the stored rounds, writes no result', async () => {
+    const store = await openStore('sqlite::memory:');
+    // The judge conforms in round 1 (and for anchors), then never again from round 2 on.
+    const broken = roleModel(r => {
+      const round2 = /Learner: Persona \d+ \(call [2-9]/.test(r.messages[1]!.content);
+      return round2 ? 'Scores: excellent all round!' : `<json>${JSON.stringify({ ...judgeScores(r), reason: 'ok' })}</json>`;
+    }, 'judge');
+    const seen: RoundRecord[] = [];
+    const failed = synthesize({
+      description: 'x', models: { generator: makeGenerator(), answerer: makeAnswerer(), judge: broken }, specs, store,
+      rounds: 3, questions: 3, anchors: 2, attempts: 2, onRound: x => seen.push(x),
+    });
+    await expect(failed).rejects.toThrow(/judge grader=anthropic:claude-sonnet-4's scoring of round 2 \(every one of its 3 case\(s\) is unscored\).*Last answer began: "Scores: excellent all round!"/);
+    expect(seen.map(x => x.round)).toEqual([1]);
+    const runs = await store.listRuns();
+    const runId = runs.find(x => x.id.startsWith('syn-'))!.id;
+    expect((await store.getRun(runId))!.status).toBe('failed');
+    expect((await store.listArtifacts(runId, 'synthesis-round')).map(a => a.key)).toEqual(['round-01']);
+    const synthesis = new Map((await store.listArtifacts(runId, 'synthesis')).map(a => [a.key, a.value]));
+    expect(synthesis.has('result')).toBe(false);
+    expect(synthesis.get('failure')).toMatchObject({ round: 2, raw: 'Scores: excellent all round!' });
+    await store.close();
+  });
+
   it('stops after --rounds, and a judge that never fits leaves its cases unscored, not low', async () => {
     const store = await openStore('sqlite::memory:');
     // Learners 2 and 5 always get an answer without JSON.

@@ -4,7 +4,7 @@ import type { ModelSpec } from '../../core/model-spec.js';
 import type { Store } from '../../core/store.js';
 import { parseScenario } from '../load.js';
 import { PAIDEIA_VERSION } from '../../core/version.js';
-import { CallCounter } from './ask.js';
+import { CallCounter, SynthesisError } from './ask.js';
 import { answerQuestions, generateQuestions, initialGenerationPrompt, scoreCases } from './cases.js';
 import { diagnose, drift, evolveMetrics, evolvePrompt, lowestCases, quality } from './evolve.js';
 import { draftMetrics } from './metrics.js';
@@ -92,8 +92,22 @@ export async function synthesize(o: SynthesisOptions): Promise<SynthesisResult> 
     const questions = await generateQuestions({ generator, prompt: candidate.generationPrompt, n, idPrefix: `r${round}-q`, attempts, calls });
     const answers = await answerQuestions({ answerer, description: o.description, questions, concurrency, calls });
     const cases = questions.map((q, i) => ({ question: q, answer: answers[i]! }));
-    const judgeWith = (list: Case[]) => scoreCases({ judge, description: o.description, metrics: candidate.metrics, cases: list, attempts, concurrency, calls });
+    let lastUnscored: { raw: string; problems: string[] } | undefined;
+    const judgeWith = (list: Case[]) => scoreCases({
+      judge, description: o.description, metrics: candidate.metrics, cases: list, attempts, concurrency, calls,
+      onUnscored: (raw, problems) => { lastUnscored = { raw, problems }; },
+    });
     const scores = await judgeWith(cases);
+    if (scores.length > 0 && scores.every(s => Object.values(s).every(v => v === null))) {
+      // Nothing to learn from a round the judge never scored: stop, keep the rounds stored so far, write nothing.
+      const failure = new SynthesisError(
+        `judge ${o.specs.judge.alias}=${o.specs.judge.spec}'s scoring of round ${round} (every one of its ${scores.length} case(s) is unscored)`,
+        attempts, lastUnscored?.problems ?? [], lastUnscored?.raw ?? '',
+      );
+      await put(SYNTHESIS_KIND, 'failure', { round, judge: o.specs.judge.spec, problems: lastUnscored?.problems ?? [], raw: lastUnscored?.raw ?? '' });
+      await o.store.setRunStatus(runId, 'failed', failure.message);
+      throw failure;
+    }
     const anchorScores = await judgeWith(anchors);
     const stats = diagnose(candidate.metrics, scores, t);
     const q = quality(stats);
