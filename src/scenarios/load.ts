@@ -82,11 +82,23 @@ function resolveScenario(data: ScenarioFile, file: string, source: YamlSource, o
     return m;
   });
   const variantModels = variantSpecs.map(specs => new Map(Object.entries(data.models).map(([alias, config]) => [alias, resolveModel(alias, config, {
-    ...(specs.get(alias) ? { override: specs.get(alias)! } : {}), env, baseDir, source, issues,
+    ...(specs.get(alias) ? { override: specs.get(alias)! } : {}), env, baseDir, source, issues, warnings,
     ...(o.scriptFile ? { scriptFile: resolve(o.scriptFile) } : {}),
   })])));
   // A sweep resolves each entry once per variant; report each problem once.
   dedupeIssues(issues);
+  warnings.splice(0, warnings.length, ...new Set(warnings));
+  // kargs.max_retries sets a model's attempts only where globals.retry.attempt does not.
+  if (data.globals?.retry?.attempt !== undefined) {
+    for (const models of variantModels) {
+      for (const m of models.values()) {
+        if (m.maxAttempts === undefined) continue;
+        delete m.maxAttempts;
+        const w = `models.${m.alias}.kargs.max_retries: ignored; globals.retry.attempt (${data.globals.retry.attempt}) sets the attempts`;
+        if (!warnings.includes(w)) warnings.push(w);
+      }
+    }
+  }
 
   const agents = new Map<string, ScenarioAgent>();
   for (const [name, a] of Object.entries(data.agents)) {

@@ -27,11 +27,55 @@ export function substituteEnv(text: string, env: Env, path: Array<string | numbe
   });
 }
 
-/** Parameters every protocol knows; any other `kargs` key passes through as a provider option. */
+/**
+ * ELMES (LangChain) client options in `kargs`: not request parameters, so never sent in the body.
+ * `timeout` (seconds) is the per-attempt timeout, `max_retries` the retries after the first
+ * attempt, `model_kwargs` more request parameters (merged), `streaming` ignored.
+ */
+export interface ClientOptions {
+  timeoutSeconds?: number;
+  maxRetries?: number;
+}
+
+/**
+ * The client options of `kargs` (see ClientOptions), with a warning per ignored or unusable one.
+ * `model_kwargs` is not one: paramsFromKargs merges it into the parameters.
+ */
+export function clientOptionsFromKargs(kargs: Record<string, unknown> | null | undefined, where: string, warnings: string[]): ClientOptions {
+  const out: ClientOptions = {};
+  const k = kargs ?? {};
+  if ('timeout' in k) {
+    if (typeof k.timeout === 'number' && k.timeout > 0) out.timeoutSeconds = k.timeout;
+    else if (k.timeout !== null) warnings.push(`${where}.timeout: expected a number of seconds above 0, got ${JSON.stringify(k.timeout)}; ignored`);
+  }
+  if ('max_retries' in k) {
+    if (typeof k.max_retries === 'number' && Number.isInteger(k.max_retries) && k.max_retries >= 0) out.maxRetries = k.max_retries;
+    else if (k.max_retries !== null) warnings.push(`${where}.max_retries: expected a whole number >= 0, got ${JSON.stringify(k.max_retries)}; ignored`);
+  }
+  if ('streaming' in k) warnings.push(`${where}.streaming: ignored; Paideia asks for and stores whole answers`);
+  if ('model_kwargs' in k && (k.model_kwargs === null || typeof k.model_kwargs !== 'object' || Array.isArray(k.model_kwargs)) && k.model_kwargs !== undefined) {
+    warnings.push(`${where}.model_kwargs: expected a mapping of request parameters; ignored`);
+  }
+  return out;
+}
+
+/** kargs keys that configure the client (ELMES/LangChain), never sent in a request body. */
+const CLIENT_KEYS = new Set(['timeout', 'max_retries', 'streaming', 'model_kwargs']);
+
+/**
+ * Parameters every protocol knows; any other `kargs` key passes through as a provider option.
+ * Client options (`timeout`, `max_retries`, `streaming`) are not parameters and stay out;
+ * `model_kwargs` is merged in as if its keys were given in `kargs` (a key given in both: kargs wins).
+ */
 export function paramsFromKargs(kargs: Record<string, unknown> | null | undefined, namespace: string): ChatParams {
   const params: ChatParams = {};
   const rest: JsonObject = {};
-  for (const [key, value] of Object.entries(kargs ?? {})) {
+  const nested = kargs?.model_kwargs;
+  const merged: Record<string, unknown> = {
+    ...(nested !== null && typeof nested === 'object' && !Array.isArray(nested) ? nested as Record<string, unknown> : {}),
+    ...Object.fromEntries(Object.entries(kargs ?? {}).filter(([key]) => !CLIENT_KEYS.has(key))),
+  };
+  for (const [key, value] of Object.entries(merged)) {
     if (key === 'temperature' && typeof value === 'number') params.temperature = value;
     else if ((key === 'max_tokens' || key === 'maxTokens') && typeof value === 'number') params.maxTokens = value;
     else if ((key === 'top_p' || key === 'topP') && typeof value === 'number') params.topP = value;
@@ -50,16 +94,21 @@ export const SECRET_KEY = /(^|[_-])(api[_-]?key|key|token|secret|password|author
 export function resolveModel(
   alias: string,
   config: ModelConfigInput,
-  o: { override?: ModelSpec; env: Env; baseDir: string; scriptFile?: string; source: YamlSource; issues: ConfigIssue[] },
+  o: { override?: ModelSpec; env: Env; baseDir: string; scriptFile?: string; source: YamlSource; issues: ConfigIssue[]; warnings?: string[] },
 ): ScenarioModel {
   const path = (field: string) => ['models', alias, field];
   const provider = o.override?.provider ?? config.type ?? 'openai';
   const name = o.override?.model ?? config.model;
   const spec: ModelSpec = { alias, provider, model: name, spec: `${provider}:${name}` as ModelSpecString };
-  for (const key of Object.keys(config.kargs ?? {})) {
-    if (SECRET_KEY.test(key)) o.issues.push(o.source.issue(['models', alias, 'kargs', key], `"${key}" looks like a credential; kargs are sent in request bodies, which the store keeps. Put the key in api_key (e.g. api_key: \${MY_KEY})`, { keyOnly: true }));
+  const nested = config.kargs?.model_kwargs;
+  const nestedKeys = nested !== null && typeof nested === 'object' && !Array.isArray(nested) ? Object.keys(nested).map(k => ['model_kwargs', k] as const) : [];
+  for (const [parent, key] of [...Object.keys(config.kargs ?? {}).map(k => [undefined, k] as const), ...nestedKeys]) {
+    if (SECRET_KEY.test(key)) o.issues.push(o.source.issue(['models', alias, 'kargs', ...(parent ? [parent] : []), key], `"${key}" looks like a credential; kargs are sent in request bodies, which the store keeps. Put the key in api_key (e.g. api_key: \${MY_KEY})`, { keyOnly: true }));
   }
   const model: ScenarioModel = { alias, spec, params: paramsFromKargs(config.kargs, provider) };
+  const client = clientOptionsFromKargs(config.kargs, `models.${alias}.kargs`, o.warnings ?? []);
+  if (client.timeoutSeconds !== undefined) model.timeoutSeconds = client.timeoutSeconds;
+  if (client.maxRetries !== undefined) model.maxAttempts = client.maxRetries + 1;
   // The file's family describes the file's model; an override names another one.
   if (config.family !== undefined && !o.override) model.family = config.family;
   const sameEndpoint = !o.override || o.override.provider === (config.type ?? 'openai');
@@ -91,7 +140,9 @@ export interface BuildModelOptions {
 
 /** A ChatModel for a scenario model, wrapped with the scenario's retry policy (fixed interval, as ELMES). */
 export function buildChatModel(m: ScenarioModel, o: BuildModelOptions): ChatModel {
-  const io = { env: o.env ?? process.env, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) };
+  // The model's own timeout (kargs.timeout, seconds) wins over the caller's default.
+  const timeoutMs = m.timeoutSeconds !== undefined ? m.timeoutSeconds * 1000 : o.timeoutMs;
+  const io = { env: o.env ?? process.env, ...(o.fetch ? { fetch: o.fetch } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
   let base: ChatModel;
   if (m.spec.provider === 'openai') {
     base = createOpenAICompatibleModel({ model: m.spec.model, ...io, ...(m.apiBase ? { baseURL: m.apiBase } : {}), ...(m.apiKey ? { apiKey: m.apiKey } : {}) });
@@ -102,10 +153,9 @@ export function buildChatModel(m: ScenarioModel, o: BuildModelOptions): ChatMode
   }
   if (base.isBaseline) return base;
   const intervalMs = o.retry.intervalSeconds * 1000;
-  return wrapChatModel(base, retryMiddleware({ maxAttempts: o.retry.attempt, baseDelayMs: intervalMs, maxDelayMs: intervalMs, jitter: 'none' }));
+  return wrapChatModel(base, retryMiddleware({ maxAttempts: m.maxAttempts ?? o.retry.attempt, baseDelayMs: intervalMs, maxDelayMs: intervalMs, jitter: 'none' }));
 }
 
-/** A URL with any user:password and query removed (some gateways take keys there). */
 /** What makes a model part of a trial's or a judgment's identity: never its key. */
 export function modelIdentity(models: ReadonlyMap<string, ScenarioModel>, only?: ReadonlySet<string>): Record<string, unknown> {
   return Object.fromEntries([...models].filter(([alias]) => !only || only.has(alias)).map(([alias, m]) => [alias, {
@@ -113,6 +163,7 @@ export function modelIdentity(models: ReadonlyMap<string, ScenarioModel>, only?:
   }]));
 }
 
+/** A URL with any user:password and query removed (some gateways take keys there). */
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);

@@ -18,6 +18,10 @@ export interface ScenarioModel {
   scriptFile?: string;
   /** The `family:` of the entry, unless `--model` overrode it (then the family table decides). */
   family?: string;
+  /** Per-attempt timeout from `kargs.timeout` (seconds). */
+  timeoutSeconds?: number;
+  /** Attempts from `kargs.max_retries` + 1; unset when `globals.retry.attempt` is given (that wins). */
+  maxAttempts?: number;
 }
 
 export interface PromptMessage {
