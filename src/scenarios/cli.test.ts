@@ -50,6 +50,19 @@ describe('paideia scenario (commands)', () => {
     expect(ok.out).toMatch(/ok: scenario "loop", 4 task\(s\), agents teacher, student, under test: teacher \(tutor\), judges: judge/);
   });
 
+  it('validate warns (exit 0) when no path from START reaches END', async () => {
+    const loop = SCRIPTED.replace(/  - teacher -> router:any_keyword_route\(.*\)\n/, '  - teacher -> student\n');
+    expect(loop).not.toBe(SCRIPTED);
+    const dir = scenarioDir({ 'loop.yaml': loop, 'ok.yaml': SCRIPTED, 's.json': SCRIPT });
+    const io = capture({ SCRIPT_KEY: 'k' });
+    expect(await scenarioValidateCommand(join(dir, 'loop.yaml'), {}, io)).toBe(0);
+    expect(io.err).toMatch(/^warning: directions: no path from START reaches END .* globals\.recursion_limit \(20 turns\) and is marked capped/m);
+    expect(io.out).toMatch(/ok: scenario "loop"/);
+    const ok = capture({ SCRIPT_KEY: 'k' });
+    expect(await scenarioValidateCommand(join(dir, 'ok.yaml'), {}, ok)).toBe(0);
+    expect(ok.err).not.toMatch(/reaches END/);
+  });
+
   it('run stores and judges; --resume needs a stored run; exit codes follow the contract', async () => {
     const dir = scenarioDir({ 'ok.yaml': SCRIPTED, 's.json': SCRIPT });
     const store = `sqlite:${join(dir, 'p.db')}`;

@@ -96,3 +96,22 @@ export function unreachableAgents(graph: DialogueGraph, agents: Iterable<string>
   }
   return [...agents].filter(a => !seen.has(a));
 }
+
+/**
+ * Whether some walk from START can reach END. When none can, every dialogue runs until the step
+ * cap (`globals.recursion_limit`) and ends `capped`: allowed, but rarely meant.
+ */
+export function reachesEnd(graph: DialogueGraph): boolean {
+  const seen = new Set<string>();
+  const queue = [graph.first];
+  while (queue.length > 0) {
+    const node = queue.pop()!;
+    if (node === END) return true;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    const edge = graph.edges.get(node);
+    if (edge?.kind === 'node') queue.push(edge.to);
+    else if (edge) queue.push(...edge.router.targets.map(t => t.name));
+  }
+  return false;
+}

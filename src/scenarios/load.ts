@@ -6,7 +6,7 @@ import { contentHash } from '../core/hash.js';
 import type { JsonObject } from '../core/json.js';
 import type { ModelSpec } from '../core/model-spec.js';
 import { judgmentVersion, resolveEvaluation } from './evaluation.js';
-import { buildGraph, unreachableAgents } from './graph.js';
+import { buildGraph, reachesEnd, unreachableAgents } from './graph.js';
 import { modelIdentity, redactUrl, resolveModel, SECRET_KEY } from './models.js';
 import { ScenarioFileSchema, type ScenarioFile } from './schema.js';
 import { buildTasks } from './tasks.js';
@@ -121,6 +121,9 @@ function resolveScenario(data: ScenarioFile, file: string, source: YamlSource, o
   const graph = buildGraph(data.directions, new Set(agents.keys()), source, issues);
   if (graph) {
     for (const a of unreachableAgents(graph, agents.keys())) warnings.push(`agent "${a}" is never reached from START`);
+    if (!reachesEnd(graph)) {
+      warnings.push(`directions: no path from START reaches END (no edge or router leads there), so every dialogue runs until globals.recursion_limit (${data.globals?.recursion_limit ?? 25} turns) and is marked capped; add e.g. a router with exists_to=END or max_turns`);
+    }
   }
 
   const tasks = buildTasks(data.tasks, baseDir, source, issues);
