@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
-import { runCli, startCli } from './testing/run-cli.js';
+import { runCli, startCli, waitFor } from './testing/run-cli.js';
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -36,18 +36,7 @@ describe('kill -9 in the middle of a run', () => {
     const args = ['run', suiteFile(cwd), '-m', 'openai:m', '--repeats', '2', '--base-url', server.baseURL, '--concurrency', '4'];
     const { child, done } = startCli(args, { cwd });
     // Kill once a good share of the 120 calls has been answered.
-    await new Promise<void>((resolve, reject) => {
-      const started = Date.now();
-      const poll = setInterval(() => {
-        if (server.requests.length >= 40) {
-          clearInterval(poll);
-          resolve();
-        } else if (Date.now() - started > 30_000) {
-          clearInterval(poll);
-          reject(new Error('the run did not get going'));
-        }
-      }, 5);
-    });
+    await waitFor(() => server.requests.length >= 40, 'the run did not get going');
     child.kill('SIGKILL');
     const killed = await done;
     expect(killed.signal).toBe('SIGKILL');
@@ -88,14 +77,7 @@ describe('two processes on one run', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-twice-'));
     const args = ['run', suiteFile(cwd), '-m', 'openai:m', '--repeats', '1', '--base-url', server.baseURL, '--concurrency', '2'];
     const first = startCli(args, { cwd });
-    await new Promise<void>(resolve => {
-      const poll = setInterval(() => {
-        if (server.requests.length >= 4) {
-          clearInterval(poll);
-          resolve();
-        }
-      }, 5);
-    });
+    await waitFor(() => server.requests.length >= 4, 'the first run did not get going');
     const second = await runCli(args, { cwd });
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(/is being run by process \d+/);
@@ -114,14 +96,7 @@ describe('Ctrl-C during a run', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-sigint-'));
     const args = ['run', suiteFile(cwd), '-m', 'openai:m', '--repeats', '1', '--base-url', server.baseURL, '--concurrency', '4'];
     const { child, done } = startCli(args, { cwd });
-    await new Promise<void>(resolve => {
-      const poll = setInterval(() => {
-        if (server.requests.length >= 6) {
-          clearInterval(poll);
-          resolve();
-        }
-      }, 5);
-    });
+    await waitFor(() => server.requests.length >= 6, 'the run did not get going');
     child.kill('SIGINT');
     const stopped = await done;
     expect(stopped.code, stopped.stderr).toBe(3);

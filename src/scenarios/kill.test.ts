@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, startCli } from '../cli/testing/run-cli.js';
+import { runCli, startCli, waitFor } from '../cli/testing/run-cli.js';
 import { startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
 
 const servers: FakeServer[] = [];
@@ -27,18 +27,7 @@ describe('scenario run killed with SIGKILL', () => {
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
     const args = ['scenario', 'run', scenario, '--model', 'teacher=openai:tutor', '--model', 'student=openai:learner'];
     const { child, done } = startCli(args, { cwd, env });
-    await new Promise<void>((resolve, reject) => {
-      const started = Date.now();
-      const poll = setInterval(() => {
-        if (server.requests.length >= 40) {
-          clearInterval(poll);
-          resolve();
-        } else if (Date.now() - started > 30_000) {
-          clearInterval(poll);
-          reject(new Error('the scenario run did not get going'));
-        }
-      }, 5);
-    });
+    await waitFor(() => server.requests.length >= 40, 'the scenario run did not get going');
     child.kill('SIGKILL');
     expect((await done).signal).toBe('SIGKILL');
 

@@ -31,3 +31,19 @@ export function startCli(args: string[], o: { cwd: string; env?: NodeJS.ProcessE
 export function runCli(args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
   return startCli(args, o).done;
 }
+
+/** Resolve once `condition` holds (polled every 5 ms); reject with `what` after `timeoutMs`. */
+export function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const started = Date.now();
+    const poll = setInterval(() => {
+      if (condition()) {
+        clearInterval(poll);
+        resolve();
+      } else if (Date.now() - started > timeoutMs) {
+        clearInterval(poll);
+        reject(new Error(`timed out waiting: ${what}`));
+      }
+    }, 5);
+  });
+}
