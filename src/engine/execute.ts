@@ -2,6 +2,7 @@ import {
   ProviderCallError, contentHash, type CallRecord, type ChatModel, type ChatRequest, type ChatResult, type Item,
   type Scorer, type Store, type TestDefinition, type TokenUsage, type Trial,
 } from '../core/index.js';
+import { createBudget } from './budget.js';
 import { scoreTrial } from './score.js';
 import { trialStates, type TrialState } from './trial-state.js';
 
@@ -65,8 +66,7 @@ export interface RunSummary {
 export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
   const calls = await o.store.listCalls(o.runId);
   const states = trialStates(o.trials, calls, o.items, o.tests);
-  let spent = calls.reduce((sum, c) => sum + c.costUsd, 0);
-  let inFlight = 0;
+  const budget = createBudget(o.costCapUsd, calls.reduce((sum, c) => sum + c.costUsd, 0));
   let stoppedBy: RunSummary['stoppedBy'];
   const count = { done: 0, failed: 0 };
   const queues = new Map<string, Trial[]>();
@@ -80,20 +80,12 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
     }
   }
   const pendingAtStart = o.trials.length - count.done - count.failed;
-  o.onEvent?.({ type: 'start', total: o.trials.length, ...count, pending: pendingAtStart, spentUsd: spent });
+  o.onEvent?.({ type: 'start', total: o.trials.length, ...count, pending: pendingAtStart, spentUsd: budget.spentUsd });
   const memo = new Map<string, ChatResult>();
-  // Workers waiting for in-flight calls to settle before the cost cap can be judged.
-  let settled: Array<() => void> = [];
-  const release = (estimate: number) => {
-    inFlight -= estimate;
-    const waiting = settled;
-    settled = [];
-    waiting.forEach(resolve => resolve());
-  };
   const stop = (reason: 'cost-cap' | 'interrupt') => {
     if (stoppedBy) return;
     stoppedBy = reason;
-    settled.splice(0).forEach(resolve => resolve());
+    budget.cancel();
     o.onEvent?.({ type: 'stop', reason });
   };
   for (const signal of [o.signal, o.stopSignal]) {
@@ -129,14 +121,10 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
       const started = performance.now();
       if (!result) {
         const estimate = o.cost.estimate(trial.modelAlias, request);
-        // Calls in flight hold their estimate; when only they stand in the way, wait for them to
-        // settle (their real cost is usually lower) before deciding that the cap is reached.
-        while (o.costCapUsd !== undefined && estimate > 0 && spent + inFlight + estimate > o.costCapUsd) {
-          if (inFlight <= 0 || spent + estimate > o.costCapUsd) stop('cost-cap');
-          else await new Promise<void>(resolve => settled.push(resolve));
-          if (stoppedBy) return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
+        if (!(await budget.reserve(estimate))) {
+          stop('cost-cap');
+          return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
         }
-        inFlight += estimate;
         attempts = 1;
         try {
           result = await model.generate(request, {
@@ -147,7 +135,7 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
             },
           });
         } catch (error) {
-          release(estimate);
+          budget.settle(estimate, 0);
           // An interrupted call is not a failure: the trial stays pending for --resume.
           if (o.signal?.aborted) return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
           const e = error instanceof ProviderCallError ? error : undefined;
@@ -162,8 +150,7 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
         }
         // A response without token counts is charged its pre-call estimate, never $0.
         costUsd = result.usage ? o.cost.costOf(trial.modelAlias, result.usage) : o.cost.estimate(trial.modelAlias, request);
-        spent += costUsd;
-        release(estimate);
+        budget.settle(estimate, costUsd);
         trialCost += costUsd;
       }
       memo.set(requestHash, result);
@@ -191,7 +178,7 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
           behind.push(committed.then(() => {
             if (outcome === 'pending') return;
             count[outcome]++;
-            o.onEvent?.({ type: 'trial', trial, status: outcome, costUsd, spentUsd: spent });
+            o.onEvent?.({ type: 'trial', trial, status: outcome, costUsd, spentUsd: budget.spentUsd });
           }));
           if (behind.length > WRITES_BEHIND) await behind.shift();
         }
@@ -203,7 +190,7 @@ export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
   );
   const summary: RunSummary = {
     total: o.trials.length, done: count.done, failed: count.failed,
-    pending: o.trials.length - count.done - count.failed, spentUsd: spent,
+    pending: o.trials.length - count.done - count.failed, spentUsd: budget.spentUsd,
   };
   if (stoppedBy) summary.stoppedBy = stoppedBy;
   return summary;
