@@ -10,6 +10,8 @@ export interface Budget {
   settle(estimateUsd: number, costUsd: number): void;
   /** Spent so far, settled calls only. */
   readonly spentUsd: number;
+  /** The cap, if any. */
+  readonly capUsd: number | undefined;
   /** Stop waiting: every pending and later reserve answers false. */
   cancel(): void;
 }
@@ -28,6 +30,7 @@ export function createBudget(capUsd: number | undefined, spentUsd = 0): Budget {
     get spentUsd() {
       return spent;
     },
+    capUsd,
     async reserve(estimate) {
       while (capUsd !== undefined && estimate > 0 && spent + inFlight + estimate > capUsd) {
         if (cancelled || inFlight <= 0 || spent + estimate > capUsd) return false;

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -50,5 +50,42 @@ describe('scenario run killed with SIGKILL', () => {
     for (const c of storedBefore) expect(now.get(c.k)).toBe(c.result);
     // the resumed run asked only for turns that had not been stored
     expect(server.requests.length - requestsBefore).toBe(calls.length - storedBefore.length);
+  });
+});
+
+describe('scenario run with a cost cap', () => {
+  it('stops before a call could pass the cap (exit 3) and resumes with a higher cap without repeating a call', async () => {
+    const server = await startOpenAICompatibleServer({
+      reply: () => ({ status: 200, body: { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'What do you notice?' }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 } } }),
+    });
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-scn-cap-'));
+    const prices = join(cwd, 'prices.json');
+    writeFileSync(prices, JSON.stringify({ source: 'test', date: '2026-11-29', models: { 'openai:tutor': { input: 50, output: 50 }, 'openai:learner': { input: 50, output: 50 }, 'baseline:*': { input: 0, output: 0 } } }));
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
+    const args = ['scenario', 'run', scenario, '--model', 'teacher=openai:tutor', '--model', 'student=openai:learner', '--prices', prices];
+    const capped = await runCli([...args, '--cost-cap', '0.1'], { cwd, env });
+    expect(capped.code, capped.stderr).toBe(3);
+    expect(capped.stderr).toMatch(/cost cap/);
+    const db = join(cwd, '.paideia', 'paideia.db');
+    const spentBefore = new Database(db, { readonly: true });
+    const spent = (spentBefore.prepare('SELECT SUM(cost_usd) AS s, COUNT(*) AS n FROM calls').get() as { s: number; n: number });
+    spentBefore.close();
+    expect(spent.n).toBeGreaterThan(0);
+    expect(spent.s).toBeLessThanOrEqual(0.1);
+    expect(server.requests.length).toBe(spent.n);
+    const resumed = await runCli([...args, '--cost-cap', '10', '--resume'], { cwd, env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const after = new Database(db, { readonly: true });
+    const total = (after.prepare(`SELECT COUNT(*) AS n FROM calls WHERE status = 'ok'`).get() as { n: number }).n;
+    after.close();
+    expect(server.requests.length).toBe(total);
+  });
+
+  it('refuses a cap for a model without a price (exit 2)', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-scn-cap-'));
+    const r = await runCli(['scenario', 'run', scenario, '--model', 'teacher=openai:unpriced-xyz', '--cost-cap', '1'], { cwd, env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'k' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/field "--cost-cap": no price for openai:unpriced-xyz/);
   });
 });

@@ -4,6 +4,7 @@ import {
   ProviderCallError, contentHash, type CallRecord, type ChatModel, type ChatRequest, type ChatResult,
   type PriceTable, type RunRecord, type Store, type Trial,
 } from '../core/index.js';
+import { createBudget, type Budget } from '../engine/budget.js';
 import { acquireRunLease } from '../engine/lease.js';
 import { createLimiter } from '../engine/limiter.js';
 import { costOf, estimateCost, loadPriceTable, priceFor } from '../providers/pricing.js';
@@ -22,7 +23,7 @@ export type ScenarioEvent =
   | { type: 'turn'; trial: Trial; step: number; agent: string; replayed: boolean }
   | { type: 'dialogue'; trial: Trial; status: DialogueMeta['status'] }
   | { type: 'judgment'; trialId: string; judge: string; repeat: number; value: number | null }
-  | { type: 'stop'; reason: 'interrupt' };
+  | { type: 'stop'; reason: 'interrupt' | 'cost-cap' };
 
 export interface RunScenarioOptions {
   scenario: Scenario;
@@ -40,6 +41,8 @@ export interface RunScenarioOptions {
   /** Continue failed dialogues from their failed turn (default false: a resume leaves them failed). */
   retryErrors?: boolean;
   prices?: PriceTable;
+  /** Hard cap on the run's spend in USD (dialogue turns and judge calls, resumed sessions included). */
+  costCapUsd?: number;
   signal?: AbortSignal;
   onEvent?: (event: ScenarioEvent) => void;
 }
@@ -53,7 +56,7 @@ export interface ScenarioRunSummary {
   /** Not finished (interrupted); `--resume` continues them. */
   pending: number;
   judging?: JudgeSummary;
-  stoppedBy?: 'interrupt';
+  stoppedBy?: 'interrupt' | 'cost-cap';
 }
 
 /** The trial naming rule: test `scenario:<name>`, model alias = the variant label (the target agent's model). */
@@ -139,7 +142,12 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
       if (!m) modelCache.set(key, (m = build(variant.models.get(alias)!, variant)));
       return m;
     };
-    const stored = latestCalls(await store.listCalls(runId));
+    const allCalls = await store.listCalls(runId);
+    const stored = latestCalls(allCalls);
+    // Spent so far: stored turns, and judge calls as their scores recorded them.
+    const judgeSpent = (await store.listScores(runId)).reduce((a, sc) => a + (typeof sc.details?.costUsd === 'number' ? sc.details.costUsd : 0), 0);
+    const budget = createBudget(o.costCapUsd, allCalls.reduce((a, call) => a + call.costUsd, 0) + judgeSpent);
+    let stoppedByCap = false;
     const priorMeta = new Map((await store.listArtifacts(runId, DIALOGUE_KIND)).map(a => [a.key, a.value as unknown as DialogueMeta]));
     const variants = new Map(scenario.variants.map(v => [v.label, v]));
     const tasks = new Map(scenario.tasks.map(t => [t.hash, t]));
@@ -149,6 +157,13 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
       if (stopped) return;
       stopped = true;
       o.onEvent?.({ type: 'stop', reason: 'interrupt' });
+    };
+    const onCostCap = () => {
+      if (stopped) return;
+      stopped = true;
+      stoppedByCap = true;
+      budget.cancel();
+      o.onEvent?.({ type: 'stop', reason: 'cost-cap' });
     };
     o.signal?.addEventListener('abort', onAbort, { once: true });
     if (o.signal?.aborted) onAbort();
@@ -160,7 +175,7 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
       const status = await runDialogue({
         trial, scenario, store, task: tasks.get(trial.itemHash)!, variant: variants.get(trial.modelAlias)!, modelFor,
         stored: stored.get(trial.id) ?? [], prior: priorMeta.get(trial.id), retryErrors: o.retryErrors ?? false,
-        prices, isStopped: () => stopped, ...(o.signal ? { signal: o.signal } : {}), ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+        prices, budget, onCostCap, isStopped: () => stopped, ...(o.signal ? { signal: o.signal } : {}), ...(o.onEvent ? { onEvent: o.onEvent } : {}),
       });
       if (status === 'running') counts.pending++;
       else counts[status]++;
@@ -176,15 +191,21 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
           return { model: modelFor(variant, alias), params: variant.models.get(alias)!.params };
         },
         concurrency: scenario.globals.concurrency, ...(o.signal ? { signal: o.signal } : {}),
+        budget, priceOf: alias => {
+          const entry = scenario.variants[0]!.models.get(alias);
+          return entry ? priceFor(prices, entry.spec) : undefined;
+        },
         ...(o.onEvent ? { onJudgment: e => o.onEvent!({ type: 'judgment', ...e }) } : {}),
       });
+      if (summary.judging.stoppedByCostCap) stoppedByCap = true;
     }
     o.signal?.removeEventListener('abort', onAbort);
-    if (stopped) summary.stoppedBy = 'interrupt';
-    const unfinished = stopped || summary.pending > 0 || (summary.judging?.pending ?? 0) > 0;
+    if (stoppedByCap) summary.stoppedBy = 'cost-cap';
+    else if (stopped) summary.stoppedBy = 'interrupt';
+    const unfinished = stopped || stoppedByCap || summary.pending > 0 || (summary.judging?.pending ?? 0) > 0;
     const status = unfinished ? 'stopped' : 'completed';
     const failures = summary.failed + (summary.judging?.errors ?? 0);
-    await store.setRunStatus(runId, status, stopped ? 'interrupted' : failures > 0 ? `${summary.failed} dialogue(s) failed, ${summary.judging?.errors ?? 0} judge call(s) failed` : undefined);
+    await store.setRunStatus(runId, status, stoppedByCap ? `cost cap $${o.costCapUsd} reached` : stopped ? 'interrupted' : failures > 0 ? `${summary.failed} dialogue(s) failed, ${summary.judging?.errors ?? 0} judge call(s) failed` : undefined);
     return { run: { ...run, status }, summary };
   } finally {
     await lease.release();
@@ -211,6 +232,9 @@ interface DialogueContext {
   prior: DialogueMeta | undefined;
   retryErrors: boolean;
   prices: PriceTable;
+  budget: Budget;
+  /** The next call could pass the cost cap: stop every dialogue (they stay open for --resume). */
+  onCostCap(): void;
   isStopped(): boolean;
   signal?: AbortSignal;
   onEvent?: (event: ScenarioEvent) => void;
@@ -258,6 +282,12 @@ async function runDialogue(c: DialogueContext): Promise<DialogueMeta['status']> 
       c.onEvent?.({ type: 'turn', trial, step, agent: agent.name, replayed: true });
     } else {
       if (c.isStopped()) return 'running';
+      const price = priceFor(c.prices, modelEntry.spec);
+      const estimate = price ? estimateCost(price, request) : 0;
+      if (!(await c.budget.reserve(estimate))) {
+        c.onCostCap();
+        return 'running';
+      }
       const started = performance.now();
       let attempts = 1;
       try {
@@ -266,6 +296,7 @@ async function runDialogue(c: DialogueContext): Promise<DialogueMeta['status']> 
           onRetry: ({ attempt }) => { attempts = attempt + 1; },
         });
       } catch (error) {
+        c.budget.settle(estimate, 0);
         // An interrupted call is not a failure: the dialogue stays open for --resume.
         if (c.signal?.aborted) return 'running';
         const e = error instanceof ProviderCallError ? error : undefined;
@@ -283,11 +314,11 @@ async function runDialogue(c: DialogueContext): Promise<DialogueMeta['status']> 
         await save();
         return 'failed';
       }
-      const price = priceFor(c.prices, modelEntry.spec);
+      // Without reported usage a turn is charged its pre-call estimate, never $0.
+      const costUsd = price ? (result.usage ? costOf(price, result.usage) : estimate) : 0;
+      c.budget.settle(estimate, costUsd);
       await c.store.saveCall(callRecord(trial, step, requestHash, request, {
-        status: 'ok', result, attempts, latencyMs: performance.now() - started,
-        // Without reported usage a turn is charged its pre-call estimate, never $0.
-        costUsd: price ? (result.usage ? costOf(price, result.usage) : estimateCost(price, request)) : 0, cached: false,
+        status: 'ok', result, attempts, latencyMs: performance.now() - started, costUsd, cached: false,
       }));
       c.onEvent?.({ type: 'turn', trial, step, agent: agent.name, replayed: false });
     }

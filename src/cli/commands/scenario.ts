@@ -1,3 +1,4 @@
+import { loadPriceTable, priceFor } from '../../providers/pricing.js';
 import type { Env } from '../../core/env.js';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
@@ -84,15 +85,24 @@ export interface ScenarioRunFlags {
   retryErrors?: boolean;
   judge: boolean;
   report?: string;
+  costCap?: string;
+  prices?: string;
 }
 
-/** `paideia scenario run`: exit 0 all done, 1 some dialogues or judge calls failed, 2 bad input, 3 interrupted (resumable). */
+/** `paideia scenario run`: exit 0 all done, 1 some dialogues or judge calls failed, 2 bad input, 3 interrupted or cost cap (resumable). */
 export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: ScenarioIO = processIO, signal?: AbortSignal): Promise<{ runId?: string; exitCode: number }> {
   let runId: string | undefined;
   const exitCode = await guarded(io, async () => {
     const scenario = loadScenario(file, { models: parseOverrides(f.model), ...(io.env ? { env: io.env } : {}), ...(f.script ? { scriptFile: f.script } : {}) });
     for (const w of scenario.warnings) io.stderr(`warning: ${w}\n`);
     const repeats = numberFlag('--repeats', f.repeats, positiveInt, 'a whole number >= 1');
+    const costCapUsd = numberFlag('--cost-cap', f.costCap, n => Number.isFinite(n) && n >= 0, 'an amount in USD >= 0');
+    const prices = loadPriceTable(f.prices);
+    // A cap cannot hold for a model whose price is unknown: refuse rather than under-count.
+    const unpriced = [...new Set(scenario.variants.flatMap(v => [...v.models.values()].map(m => m.spec.spec)))].filter(spec => !priceFor(prices, spec));
+    if (costCapUsd !== undefined && unpriced.length) {
+      throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${prices.source}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
+    }
     const store = await openStore(f.store);
     try {
       const expected = scenarioRunId(scenario, repeats ?? scenario.globals.repeats);
@@ -100,7 +110,8 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         throw new ConfigError([{ field: '--resume', message: `no stored run ${expected} of this scenario with these models in ${store.url}; run without --resume to start it` }]);
       }
       const { run, summary } = await runScenario({
-        scenario, store, ...(repeats ? { repeats } : {}), judge: f.judge, retryErrors: f.retryErrors ?? false,
+        scenario, store, ...(repeats ? { repeats } : {}), judge: f.judge, retryErrors: f.retryErrors ?? false, prices,
+        ...(costCapUsd !== undefined ? { costCapUsd } : {}),
         ...(signal ? { signal } : {}), onEvent: progress(io),
       });
       runId = run.id;
@@ -114,7 +125,8 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         io.stderr(`report: ${f.report}\n`);
       }
       if (summary.stoppedBy || summary.pending > 0 || (j?.pending ?? 0) > 0) {
-        io.stderr(`resume with: paideia scenario run ${file} --resume --store ${store.url}\n`);
+        if (summary.stoppedBy === 'cost-cap') io.stderr(`stopped: the next call could pass the cost cap of $${costCapUsd}; everything done so far is stored\n`);
+        io.stderr(`resume with: paideia scenario run ${file} --resume --store ${store.url}${summary.stoppedBy === 'cost-cap' ? ' --cost-cap <higher>' : ''}\n`);
         return EXIT_CODES.stopped;
       }
       if (summary.failed > 0 || (j?.errors ?? 0) > 0) {
@@ -307,6 +319,8 @@ export function registerScenario(program: Command): void {
     .option('--retry-errors', 'continue failed dialogues from their failed turn')
     .option('--no-judge', 'run the dialogues only')
     .option('--report <file>', 'also write the JSON report here')
+    .option('--cost-cap <usd>', 'hard cap on the run\'s spend (dialogue turns and judge calls); stops with exit 3 before a call could pass it')
+    .option('--prices <file>', 'price table JSON instead of the shipped one')
     .action(async (file: string, f: ScenarioRunFlags) => {
       const controller = new AbortController();
       const stop = () => controller.abort();

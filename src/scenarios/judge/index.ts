@@ -3,7 +3,11 @@ import type { JsonObject } from '../../core/json.js';
 import type { Score, ScorerRef } from '../../core/scorer.js';
 import type { Store } from '../../core/store.js';
 import type { Trial } from '../../core/trial.js';
+import { CostCapError } from '../../core/errors.js';
+import type { ModelPrice } from '../../core/prices.js';
+import type { Budget } from '../../engine/budget.js';
 import { createLimiter } from '../../engine/limiter.js';
+import { costOf, estimateCost } from '../../providers/pricing.js';
 import { loadStoredDialogues, type StoredDialogue } from '../dialogue.js';
 import type { Evaluation, Scenario } from '../types.js';
 import { JSON_CLOSE, JSON_OPEN, JUDGE_TOOL_NAME, checkAnswer, extractJson, formatJsonSchema } from './format.js';
@@ -31,6 +35,10 @@ export interface JudgeRunOptions {
   judgeModel(trial: Trial, alias: string): { model: ChatModel; params: ChatParams };
   concurrency: number;
   signal?: AbortSignal;
+  /** Hard cost cap shared with the dialogues; a judgment it stops stays pending for --resume. */
+  budget?: Budget;
+  /** Price of a judge by alias, to estimate and charge its calls (undefined: unknown, charged 0). */
+  priceOf?: (alias: string) => ModelPrice | undefined;
   onJudgment?: (e: { trialId: string; judge: string; repeat: number; value: number | null }) => void;
 }
 
@@ -43,8 +51,10 @@ export interface JudgeSummary {
   unscored: number;
   /** Judge calls that failed (provider errors); not stored, asked again on resume. */
   errors: number;
-  /** Judgments not made because the run was interrupted. */
+  /** Judgments not made because the run was interrupted or the cost cap was reached. */
   pending: number;
+  /** Set when the cost cap stopped judging. */
+  stoppedByCostCap?: boolean;
   /** Dialogues with a panel score. */
   aggregated: number;
 }
@@ -82,9 +92,13 @@ export async function judgeRun(o: JudgeRunOptions): Promise<JudgeSummary> {
           const { model, params } = o.judgeModel(d.trial, judge);
           let score: Score;
           try {
-            score = await judgeOnce({ evaluation, dialogue: d, vars: tasks.get(d.trial.itemHash)?.vars ?? {}, judge, repeat, model, params, ...(o.signal ? { signal: o.signal } : {}) });
+            score = await judgeOnce({
+              evaluation, dialogue: d, vars: tasks.get(d.trial.itemHash)?.vars ?? {}, judge, repeat, model, params,
+              ...(o.signal ? { signal: o.signal } : {}), ...(o.budget ? { budget: o.budget } : {}), price: o.priceOf?.(judge),
+            });
           } catch (error) {
-            if (o.signal?.aborted) summary.pending++;
+            if (error instanceof CostCapError) summary.stoppedByCostCap = true;
+            if (o.signal?.aborted || error instanceof CostCapError) summary.pending++;
             else summary.errors++;
             return;
           }
@@ -121,6 +135,8 @@ interface JudgeOnceInput {
   model: ChatModel;
   params: ChatParams;
   signal?: AbortSignal;
+  budget?: Budget;
+  price?: ModelPrice | undefined;
 }
 
 /**
@@ -137,6 +153,7 @@ export async function judgeOnce(i: JudgeOnceInput): Promise<Score> {
     : undefined;
   let raw = '';
   let problems: string[] = [];
+  let costUsd = 0;
   const attempts = ev.formatRetries + 1;
   for (let attempt = 0; attempt < attempts; attempt++) {
     const retryNote = attempt === 0 ? [] : [{
@@ -149,7 +166,19 @@ export async function judgeOnce(i: JudgeOnceInput): Promise<Score> {
       ...(tool ? { tools: [tool], toolChoice: tool.name } : {}),
       context: { trialId: dialogue.trial.id, itemId: dialogue.trial.itemId, repeat: i.repeat, turn: attempt, role: 'judge' },
     };
-    const result = await i.model.generate(request, i.signal ? { signal: i.signal } : {});
+    const estimate = i.price ? estimateCost(i.price, request) : 0;
+    if (i.budget && !(await i.budget.reserve(estimate))) throw new CostCapError(i.budget.capUsd ?? 0, i.budget.spentUsd);
+    let result;
+    try {
+      result = await i.model.generate(request, i.signal ? { signal: i.signal } : {});
+    } catch (error) {
+      i.budget?.settle(estimate, 0);
+      throw error;
+    }
+    // Charged like a dialogue turn: its usage, else its estimate; kept on the score so a resumed run counts it.
+    const cost = i.price ? (result.usage ? costOf(i.price, result.usage) : estimate) : 0;
+    i.budget?.settle(estimate, cost);
+    costUsd += cost;
     const call = result.toolCalls?.find(c => c.name === JUDGE_TOOL_NAME) ?? result.toolCalls?.[0];
     raw = call ? call.arguments : result.text;
     // A tool-mode judge that answers in text with valid JSON is taken at its word; format still decides.
@@ -164,7 +193,7 @@ export async function judgeOnce(i: JudgeOnceInput): Promise<Score> {
       value: weighted ? weighted.score : null,
       ...(weighted ? {} : { reason: 'no weighted score: no format field has a scale' }),
       details: {
-        judge: i.judge, repeat: i.repeat, fields: checked.value, raw, attempts: attempt + 1, dialogueStatus: dialogue.meta.status,
+        judge: i.judge, repeat: i.repeat, fields: checked.value, raw, attempts: attempt + 1, dialogueStatus: dialogue.meta.status, costUsd,
         ...(weighted ? { normalised: weighted.normalised, dimensions: weighted.dimensions } : {}),
       },
     };
@@ -172,7 +201,7 @@ export async function judgeOnce(i: JudgeOnceInput): Promise<Score> {
   return {
     runId: dialogue.trial.runId, trialId: dialogue.trial.id, scorer, value: null,
     reason: `the judge's answer did not fit format after ${attempts} attempt(s): ${problems.join('; ')}`,
-    details: { judge: i.judge, repeat: i.repeat, unscored: true, raw, problems, attempts, dialogueStatus: dialogue.meta.status },
+    details: { judge: i.judge, repeat: i.repeat, unscored: true, raw, problems, attempts, dialogueStatus: dialogue.meta.status, costUsd },
   };
 }
 
