@@ -1,4 +1,5 @@
 import { loadPriceTable, priceFor } from '../../providers/pricing.js';
+import { renderOverviewHtml, renderOverviewMarkdown, scenarioOverview } from '../../scenarios/render/overview.js';
 import type { Env } from '../../core/env.js';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
@@ -157,13 +158,24 @@ function progress(io: ScenarioIO): (e: ScenarioEvent) => void {
   };
 }
 
-export async function scenarioReportCommand(runId: string, f: { store: string; format: string; out?: string }, io: ScenarioIO = processIO): Promise<number> {
+export async function scenarioReportCommand(runIds: string | string[], f: { store: string; format: string; out?: string }, io: ScenarioIO = processIO): Promise<number> {
   return guarded(io, async () => {
     if (f.format !== 'json' && f.format !== 'md' && f.format !== 'html') throw new ConfigError([{ field: '--format', message: `expected json, md or html, got "${f.format}"` }]);
-    const store = await openStore(f.store);
+    const ids = Array.isArray(runIds) ? runIds : [runIds];
+    const store = await openStore(f.store, { mustExist: true });
     try {
-      const report = await scenarioReport(store, runId);
-      const text = f.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : f.format === 'html' ? renderScenarioHtml(report) : renderScenarioReport(report);
+      const reports = [];
+      for (const id of ids) reports.push(await scenarioReport(store, id));
+      let text: string;
+      if (reports.length === 1) {
+        const report = reports[0]!;
+        text = f.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : f.format === 'html' ? renderScenarioHtml(report) : renderScenarioReport(report);
+      } else {
+        // Several runs (one per scenario, say): an overview per scenario, model and dimension first.
+        const overview = scenarioOverview(reports);
+        text = f.format === 'json' ? JSON.stringify(overview, null, 2) + '\n'
+          : f.format === 'html' ? renderOverviewHtml(overview, renderScenarioHtml) : renderOverviewMarkdown(overview, renderScenarioReport);
+      }
       if (f.out) {
         mkdirSync(dirname(f.out), { recursive: true });
         writeFileSync(f.out, text);
@@ -343,13 +355,13 @@ export function registerScenario(program: Command): void {
     });
 
   scenario.command('report')
-    .description('per model and dimension: mean, n and 95% interval, radar chart, judge variance and self-preference, judge-human agreement (no model is called)')
-    .argument('<run-id>')
+    .description('per model and dimension: mean, n and 95% interval, radar chart, judge variance and self-preference, judge-human agreement (no model is called); several run ids add an overview per scenario, model and dimension')
+    .argument('<run-id...>')
     .option('--store <url>', 'sqlite:<path>', DEFAULT_STORE_URL)
     .option('--format <format>', 'json, md or html', 'json')
     .option('-o, --out <file>', 'write to a file instead of stdout')
-    .action(async (runId: string, f: { store: string; format: string; out?: string }) => {
-      process.exitCode = await scenarioReportCommand(runId, f);
+    .action(async (runIds: string[], f: { store: string; format: string; out?: string }) => {
+      process.exitCode = await scenarioReportCommand(runIds, f);
     });
 
   scenario.command('export')
