@@ -1,5 +1,6 @@
 import type { Score } from '../core/scorer.js';
 import type { Store } from '../core/store.js';
+import { pairedBootstrap } from '../stats/inference/bootstrap.js';
 import { RESAMPLES, SEED, estimate, type Estimate } from './analysis/estimate.js';
 import { analyseHumans, type HumanAnalysis } from './analysis/human.js';
 import { analyseJudges, type JudgeAnalysis } from './analysis/judges.js';
@@ -38,6 +39,24 @@ export interface ScenarioReport {
   judges: JudgeAnalysis[];
   /** Judge-human agreement and expert reliability; null until expert scores are imported. */
   human: HumanAnalysis | null;
+  /**
+   * Every pair of models under test (swept variants) on the tasks both were scored on: the paired
+   * bootstrap difference of their weighted scores (a - b) with its 95% interval, and whether the
+   * two models' own intervals overlap (then this report does not show which is better).
+   */
+  comparisons: ScenarioComparison[];
+}
+
+export interface ScenarioComparison {
+  a: string;
+  b: string;
+  /** Tasks both models were scored on. */
+  n: number;
+  difference: number | null;
+  low: number | null;
+  high: number | null;
+  overlap: boolean;
+  note: string;
 }
 
 const METHOD: ScenarioReport['method'] = {
@@ -61,6 +80,7 @@ export async function scenarioReport(store: Store, runId: string): Promise<Scena
   const panel = new Map<string, Score>();
   if (ev) for (const s of data.scores) if (s.scorer.name === `judge:${ev.name}`) panel.set(s.trialId, s);
   const models = [...new Set(data.trials.map(t => t.modelAlias))];
+  const taskScores = new Map<string, Map<string, number>>();
   const reports: ScenarioModelReport[] = models.map(model => {
     const own = data.trials.filter(t => t.modelAlias === model);
     const dialogues: ScenarioModelReport['dialogues'] = { running: 0, ended: 0, capped: 0, failed: 0 };
@@ -78,6 +98,7 @@ export async function scenarioReport(store: Store, runId: string): Promise<Scena
       }
       byTask.set(t.itemHash, entry);
     }
+    taskScores.set(model, new Map([...byTask].map(([task, e]) => [task, mean(e.score)])));
     const tasks = [...byTask.values()];
     const dimNames = [...new Set(tasks.flatMap(t => [...t.dims.keys()]))];
     return {
@@ -100,5 +121,34 @@ export async function scenarioReport(store: Store, runId: string): Promise<Scena
     radar: { axes, series: reports.map(r => ({ model: r.model, values: axes.map(a => r.dimensions[a]?.mean ?? null) })) },
     judges: analyseJudges(data),
     human: analyseHumans(data),
+    comparisons: compareModels(reports, taskScores),
   };
+}
+
+export function compareModels(reports: ScenarioModelReport[], taskScores: Map<string, Map<string, number>>): ScenarioComparison[] {
+  const contenders = reports.filter(r => !r.isBaseline);
+  const out: ScenarioComparison[] = [];
+  for (let i = 0; i < contenders.length; i++) {
+    for (let j = i + 1; j < contenders.length; j++) {
+      const a = contenders[i]!;
+      const b = contenders[j]!;
+      const sa = taskScores.get(a.model)!;
+      const sb = taskScores.get(b.model)!;
+      const shared = [...sa.keys()].filter(t => sb.has(t)).sort();
+      const overlap = a.score.low === null || b.score.low === null || a.score.high === null || b.score.high === null
+        || (a.score.low <= b.score.high && b.score.low <= a.score.high);
+      if (shared.length < 2) {
+        out.push({ a: a.model, b: b.model, n: shared.length, difference: null, low: null, high: null, overlap, note: 'fewer than two shared tasks: no comparison' });
+        continue;
+      }
+      const r = pairedBootstrap(shared.map(t => sa.get(t)!), shared.map(t => sb.get(t)!), { resamples: RESAMPLES, seed: SEED, level: 0.95, method: 'percentile' });
+      out.push({
+        a: a.model, b: b.model, n: shared.length, difference: r.difference, low: r.low, high: r.high, overlap,
+        note: overlap
+          ? `the intervals of ${a.model} and ${b.model} overlap: this report does not show which is better`
+          : r.low > 0 ? `${a.model} scores higher on the shared tasks` : r.high < 0 ? `${b.model} scores higher on the shared tasks` : 'the paired difference includes 0',
+      });
+    }
+  }
+  return out;
 }

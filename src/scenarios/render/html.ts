@@ -60,6 +60,16 @@ export function renderScenarioHtml(r: ScenarioReport): string {
       ),
     );
   }
+  if (r.comparisons.length > 0) {
+    body.push(
+      '<h2>Comparisons</h2>',
+      '<p class="note">Paired bootstrap (95%) of the difference in weighted score, a - b, over the tasks both models were scored on.</p>',
+      table(
+        ['a', 'b', 'tasks', 'a - b', '95% low', '95% high', 'note'],
+        r.comparisons.map(c => row([c.a, c.b, String(c.n), num(c.difference), num(c.low), num(c.high), c.note], 2)),
+      ),
+    );
+  }
   if (r.human) {
     body.push(
       '<h2>Judges and experts</h2>',

@@ -53,6 +53,14 @@ export function renderScenarioReport(r: ScenarioReport): string {
       ...r.judges.map(j => `| ${mdCell(j.judge)} | ${mdCell(j.spec)} | ${mdCell(j.family)} | ${j.judgments} | ${j.unscored} | ${fmtEstimate(j.meanScore)} | ${num(j.repeatVariance.mean, 5)} (${j.repeatVariance.outputs}) | ${fmtEstimate(j.selfPreference.own.delta)} | ${fmtEstimate(j.selfPreference.other.delta)} | ${num(j.selfPreference.excess)} | ${num(j.selfPreference.excessOthers)} |`),
     );
   }
+  if (r.comparisons.length > 0) {
+    lines.push(
+      '', '## Comparisons', '',
+      'Paired bootstrap (95%) of the difference in weighted score, a - b, over the tasks both models were scored on.', '',
+      ...table(['a', 'b', 'tasks', 'a - b', '95% interval', 'note'],
+        r.comparisons.map(c => [mdCell(c.a), mdCell(c.b), String(c.n), num(c.difference), `[${num(c.low)}, ${num(c.high)}]`, mdCell(c.note)])),
+    );
+  }
   if (r.human) {
     lines.push(
       '', '## Judges and experts', '',
