@@ -19,16 +19,33 @@ function write(value: unknown): string | undefined {
     for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + (write(value[i]) ?? 'null');
     return `${out}]`;
   }
-  const keys = Object.keys(value).sort();
+  const keys = Object.keys(value);
+  if (!isSorted(keys)) keys.sort();
   let out = '{';
   let first = true;
   for (const key of keys) {
     const v = write((value as Record<string, unknown>)[key]);
     if (v === undefined) continue;
-    out += `${first ? '' : ','}${JSON.stringify(key)}:${v}`;
+    out += `${first ? '' : ','}${quoteKey(key)}:${v}`;
     first = false;
   }
   return `${out}}`;
+}
+
+function isSorted(keys: string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
+  return true;
+}
+
+// Object keys repeat across items and requests ("role", "content", ...): quote each once.
+const quoted = new Map<string, string>();
+function quoteKey(key: string): string {
+  let q = quoted.get(key);
+  if (q === undefined) {
+    q = JSON.stringify(key);
+    if (quoted.size < 10_000) quoted.set(key, q);
+  }
+  return q;
 }
 
 /** Hex SHA-256 of the canonical JSON of a value, cut to `length` hex digits. */
