@@ -120,6 +120,12 @@ export function resolveModel(
   } else {
     model.params = {};
   }
+  // An endpoint from the environment is as much part of the model's identity as one in the file:
+  // the same model name at two endpoints is two models, and a resume must not go elsewhere.
+  if (!model.apiBase) {
+    const fromEnv = { openai: o.env.OPENAI_BASE_URL, anthropic: o.env.ANTHROPIC_BASE_URL, ollama: o.env.OLLAMA_BASE_URL }[provider as string];
+    if (fromEnv) model.apiBase = fromEnv;
+  }
   if (provider === 'baseline' && name === 'script') {
     const file = config.script !== undefined && sameEndpoint ? resolve(o.baseDir, config.script) : o.scriptFile;
     if (!file) o.issues.push(o.source.issue(['models', alias], 'baseline:script needs a script: add `script: <file.json|file.jsonl>` (relative to the scenario)'));
