@@ -1,69 +1,18 @@
-import { loadPriceTable, priceFor } from '../../providers/pricing.js';
-import { renderOverviewHtml, renderOverviewMarkdown, scenarioOverview } from '../../scenarios/render/overview.js';
-import type { Env } from '../../core/env.js';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError, ProviderCallError, formatLocation, parseModelSpec, type ModelSpec } from '../../core/index.js';
-import {
-  loadScenario, renderScenarioHtml, renderScenarioReport, runScenario, scenarioJsonSchema, scenarioReport, scenarioRunId, type ScenarioEvent,
-} from '../../scenarios/index.js';
-import { importHumanScores, writeBlindExport, type BlindFormat } from '../../scenarios/blind/index.js';
-import { buildChatModel } from '../../scenarios/models.js';
-import { DEFAULT_DIMENSIONS, SynthesisError, parseDimensions, synthesize } from '../../scenarios/synthesis/index.js';
+import { ConfigError } from '../../core/index.js';
+import { loadPriceTable, priceFor } from '../../providers/pricing.js';
+import { loadScenario, renderScenarioHtml, renderScenarioReport, runScenario, scenarioJsonSchema, scenarioReport, scenarioRunId, type ScenarioEvent } from '../../scenarios/index.js';
+import { renderOverviewHtml, renderOverviewMarkdown, scenarioOverview } from '../../scenarios/render/overview.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
-import { nonNegative, numberFlag, positiveInt } from '../options.js';
+import { numberFlag, positiveInt } from '../options.js';
+import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
+import { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
 
-/** Where the commands write; tests pass their own. */
-export interface ScenarioIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env?: Env;
-}
-
-const processIO: ScenarioIO = { stdout: t => process.stdout.write(t), stderr: t => process.stderr.write(t) };
-const collect = (v: string, prev: string[] = []) => [...prev, v];
-
-/** Every issue on its own line, `file:line, field "x": message`, so editors can jump to it. */
-export function printIssues(error: ConfigError, io: ScenarioIO): void {
-  for (const issue of error.issues) {
-    const where = formatLocation(issue);
-    io.stderr(`${where ? `${where}: ` : ''}${issue.message}\n`);
-  }
-}
-
-/** Run a command body; bad input is printed as issues and becomes exit code 2. */
-async function guarded(io: ScenarioIO, body: () => Promise<number>): Promise<number> {
-  try {
-    return await body();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      printIssues(error, io);
-      return EXIT_CODES.badInput;
-    }
-    throw error;
-  }
-}
-
-function parseOverrides(models: string[] | undefined): ModelSpec[] {
-  const issues: ConfigError['issues'] = [];
-  const specs: ModelSpec[] = [];
-  for (const text of models ?? []) {
-    if (!text.includes('=')) {
-      issues.push({ field: '--model', message: `"${text}" names no scenario model; write --model <alias>=provider:model, e.g. --model teacher=openai:gpt-4.1` });
-      continue;
-    }
-    try {
-      specs.push(parseModelSpec(text, { field: '--model' }));
-    } catch (error) {
-      if (error instanceof ConfigError) issues.push(...error.issues);
-      else throw error;
-    }
-  }
-  if (issues.length) throw new ConfigError(issues);
-  return specs;
-}
+export { printIssues, type ScenarioIO } from './scenario-io.js';
+export { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
 
 export interface ValidateFlags { model?: string[]; script?: string }
 
@@ -182,126 +131,6 @@ export async function scenarioReportCommand(runIds: string | string[], f: { stor
         io.stdout(`${f.out}\n`);
       } else io.stdout(text);
       return EXIT_CODES.ok;
-    } finally {
-      await store.close();
-    }
-  });
-}
-
-export interface ExportFlags { store: string; format: string; out?: string; seed?: string }
-
-/** `paideia scenario export`: the blind file for experts, its companion, and the private key beside it. */
-export async function scenarioExportCommand(runId: string, f: ExportFlags, io: ScenarioIO = processIO): Promise<number> {
-  return guarded(io, async () => {
-    if (!f.out) throw new ConfigError([{ field: '--out', message: 'name the file to write, e.g. --out blind.csv' }]);
-    const seed = numberFlag('--seed', f.seed, n => Number.isInteger(n) && nonNegative(n), 'a whole number >= 0');
-    const store = await openStore(f.store);
-    try {
-      const w = await writeBlindExport(store, runId, { format: f.format as BlindFormat, out: f.out, ...(seed !== undefined ? { seed } : {}) });
-      io.stdout(`${w.out}\n`);
-      io.stderr(`${w.dialogues} dialogue(s) exported (export ${w.exportId}); ${f.format === 'csv' ? 'rubric' : 'labeling config'}: ${w.companion}\n`);
-      io.stderr(`private key (do not give it to the experts): ${w.keyFile}\n`);
-      return EXIT_CODES.ok;
-    } finally {
-      await store.close();
-    }
-  });
-}
-
-export interface ImportFlags { store: string; file?: string; rater?: string; key?: string }
-
-/** `paideia scenario import`: one expert's scores, all rows checked before any is stored. */
-export async function scenarioImportCommand(runId: string, f: ImportFlags, io: ScenarioIO = processIO): Promise<number> {
-  return guarded(io, async () => {
-    const missing = [!f.file && { field: '--file', message: 'name the scored file: --file scores.csv (or a Label Studio JSON export)' }, !f.rater && { field: '--rater', message: 'name the expert: --rater <name>' }].filter(Boolean) as ConfigError['issues'];
-    if (missing.length) throw new ConfigError(missing);
-    const store = await openStore(f.store);
-    try {
-      const s = await importHumanScores(store, runId, { file: f.file!, rater: f.rater!, ...(f.key ? { keyFile: f.key } : {}) });
-      io.stderr(`${s.imported} dialogue(s) scored by ${s.scorer}; ${s.skipped} empty row(s) skipped\n`);
-      return EXIT_CODES.ok;
-    } finally {
-      await store.close();
-    }
-  });
-}
-
-export interface SynthesizeFlags {
-  description?: string;
-  generator?: string;
-  answerer?: string;
-  judge?: string;
-  rounds?: string;
-  questions?: string;
-  anchors?: string;
-  patience?: string;
-  dimensions?: string;
-  name?: string;
-  out?: string;
-  script?: string;
-  store: string;
-}
-
-/** `paideia scenario synthesize`: 0 a scenario was written, 1 a model never gave a valid answer or failed, 2 bad input. */
-export async function scenarioSynthesizeCommand(f: SynthesizeFlags, io: ScenarioIO = processIO): Promise<number> {
-  return guarded(io, async () => {
-    const issues: ConfigError['issues'] = [];
-    const role = (flag: 'generator' | 'answerer' | 'judge'): ModelSpec | undefined => {
-      const text = f[flag];
-      if (!text) { issues.push({ field: `--${flag}`, message: `name the ${flag} model: --${flag} alias=provider:model (e.g. --${flag} ${flag}=openai:gpt-4.1)` }); return undefined; }
-      try {
-        return parseModelSpec(text, { field: `--${flag}` });
-      } catch (error) {
-        if (error instanceof ConfigError) { issues.push(...error.issues); return undefined; }
-        throw error;
-      }
-    };
-    const specs = { generator: role('generator'), answerer: role('answerer'), judge: role('judge') };
-    if (!f.description?.trim()) issues.push({ field: '--description', message: 'give the scenario description: a file, or the text itself' });
-    const scriptFile = f.script ? resolve(f.script) : undefined;
-    for (const [flag, spec] of Object.entries(specs)) {
-      if (spec?.spec === 'baseline:script' && !scriptFile) issues.push({ field: `--${flag}`, message: 'baseline:script needs --script <file>' });
-    }
-    if (issues.length) throw new ConfigError(issues);
-    const count = (flag: string, v: string | undefined) => numberFlag(flag, v, positiveInt, 'a whole number >= 1');
-    const rounds = count('--rounds', f.rounds);
-    const questions = count('--questions', f.questions);
-    const anchors = count('--anchors', f.anchors);
-    const patience = count('--patience', f.patience);
-    const dimensions = f.dimensions ? parseDimensions(f.dimensions) : DEFAULT_DIMENSIONS;
-    const given = f.description!;
-    const description = (existsSync(given) && statSync(given).isFile() ? readFileSync(given, 'utf8') : given).trim();
-    const s = specs as { generator: ModelSpec; answerer: ModelSpec; judge: ModelSpec };
-    const model = (spec: ModelSpec) => buildChatModel({ alias: spec.alias, spec, params: {}, ...(spec.spec === 'baseline:script' ? { scriptFile: scriptFile! } : {}) }, { retry: { attempt: 3, intervalSeconds: 2 }, ...(io.env ? { env: io.env } : {}) });
-    // Scripts are written relative to the scenario, as `script:` entries are read.
-    const scriptRef = scriptFile && (f.out ? relative(dirname(resolve(f.out)), scriptFile) : scriptFile);
-    const scripts = {
-      ...(s.answerer.spec === 'baseline:script' ? { answerer: scriptRef! } : {}),
-      ...(s.judge.spec === 'baseline:script' ? { judge: scriptRef! } : {}),
-    };
-    const store = await openStore(f.store);
-    try {
-      const result = await synthesize({
-        description, dimensions, store, specs: s,
-        models: { generator: model(s.generator), answerer: model(s.answerer), judge: model(s.judge) },
-        ...(rounds ? { rounds } : {}), ...(questions ? { questions } : {}), ...(anchors ? { anchors } : {}),
-        ...(patience ? { thresholds: { patience } } : {}), ...(f.name ? { name: f.name } : {}),
-        ...(Object.keys(scripts).length ? { scripts } : {}), ...(f.out ? { file: f.out } : {}),
-        onRound: r => io.stderr(`round ${r.round}: quality ${r.quality.toFixed(3)}, drift ${r.drift === null ? 'n/a' : r.drift.toFixed(3)}, ${r.decision} (best: round ${r.best})\n`),
-      });
-      io.stderr(`synthesis ${result.runId}: best round ${result.best.round} of ${result.rounds.length}, stopped by ${result.stoppedBy} (store ${store.url})\n`);
-      if (f.out) {
-        mkdirSync(dirname(f.out), { recursive: true });
-        writeFileSync(f.out, result.yaml);
-        io.stdout(`${f.out}\n`);
-      } else io.stdout(result.yaml);
-      return EXIT_CODES.ok;
-    } catch (error) {
-      if (error instanceof SynthesisError || error instanceof ProviderCallError) {
-        io.stderr(`${error.message}\n`);
-        return EXIT_CODES.trialsFailed;
-      }
-      throw error;
     } finally {
       await store.close();
     }
