@@ -26,4 +26,4 @@ export {
 } from './normalize.js';
 export { editDiff, tokenize, type EditDiff, type EditChange, type EditDiffOptions, type Token } from './edit-diff.js';
 export { sameEdit, type SameEditOptions, type SameEditResult, type SameEditCode } from './same-edit.js';
-export { stripReasoning } from './reasoning.js';
+export { finalAnswerText, stripReasoning } from './reasoning.js';

@@ -1,3 +1,4 @@
+import { stripReasoning } from '../metrics/reasoning.js';
 import type { ChatMessage } from '../core/chat-model.js';
 
 /** One message of a dialogue transcript. `speaker` is an agent name, or START for the task's start prompt. */
@@ -14,18 +15,8 @@ export interface MemorySettings {
   keepTurns: number;
 }
 
-const REASONING_BLOCK = /<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi;
-const DANGLING_CLOSE = /^[\s\S]*?<\/(think|thinking|reasoning)>/i;
-
-/**
- * Text without reasoning blocks (`<think>...</think>`, `<thinking>`, `<reasoning>`). Some models
- * omit the opening tag and start straight with their reasoning, so text before a lone closing tag
- * goes too. Other agents, routers and judges see this; the store keeps the raw text.
- */
-export function stripReasoning(text: string): string {
-  const closed = text.replace(REASONING_BLOCK, '');
-  return (DANGLING_CLOSE.test(closed) ? closed.replace(DANGLING_CLOSE, '') : closed).trim();
-}
+// One definition for marking and dialogues alike (paideia/metrics).
+export { stripReasoning } from '../metrics/reasoning.js';
 
 /**
  * The earlier messages an agent sees before its next turn:

@@ -1,3 +1,4 @@
+import { finalAnswerText } from '../../metrics/reasoning.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
 import type { FormatField } from '../types.js';
 
@@ -86,21 +87,7 @@ export function checkAnswer(value: unknown, fields: ReadonlyArray<FormatField>, 
   return problems.length ? { ok: false, problems } : { ok: true, value: out };
 }
 
-const REASONING_BLOCK = /<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi;
-const DANGLING_CLOSE = /^[\s\S]*?<\/(think|thinking|reasoning)>/i;
-const UNCLOSED_OPEN = /^\s*<(think|thinking|reasoning)>[\s\S]*$/i;
-
-/**
- * The final answer of a judge's text, without its reasoning: closed `<think>`, `<thinking>` and
- * `<reasoning>` blocks go; so does text before a lone closing tag (the opening tag omitted) and a
- * leading opening tag that is never closed, with everything after it (the reasoning never ended).
- */
-export function finalAnswerText(text: string): string {
-  let out = text.replace(REASONING_BLOCK, '');
-  if (DANGLING_CLOSE.test(out)) out = out.replace(DANGLING_CLOSE, '');
-  if (UNCLOSED_OPEN.test(out)) out = '';
-  return out.trim();
-}
+export { finalAnswerText } from '../../metrics/reasoning.js';
 
 /** Top-level `{...}` spans of a text, in order; braces inside JSON strings are skipped. */
 function braceObjects(text: string): string[] {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JsonObject, Scorer, ScoreResult } from '../../core/index.js';
-import { matchesAccepted, sameEdit, type NormalizeOptions, type SameEditResult, stripReasoning } from '../../metrics/index.js';
+import { matchesAccepted, sameEdit, type NormalizeOptions, type SameEditResult, finalAnswerText } from '../../metrics/index.js';
 
 const AnswerSchema = z.object({
   has_error: z.boolean(),
@@ -88,7 +88,7 @@ export function jsonCandidates(text: string): Array<JsonCandidate & { text: stri
  */
 export function findJsonObject<T = unknown>(text: string, schema?: z.ZodType<T>): { value: T; candidate: JsonCandidate } {
   // A reasoning model's draft JSON inside <think> is not its answer.
-  const candidates = jsonCandidates(stripReasoning(text));
+  const candidates = jsonCandidates(finalAnswerText(text));
   if (candidates.length === 0) throw new Error('no JSON object in the answer');
   let syntaxError: Error | undefined;
   let schemaError: z.ZodError | undefined;
