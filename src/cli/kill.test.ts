@@ -70,8 +70,9 @@ describe('kill -9 in the middle of a run', () => {
 
 describe('two processes on one run', () => {
   it('the second is refused while the first runs (exit 2), so no trial is called twice', async () => {
+    // 60 calls of 100 ms two at a time: the first run lasts about 3 s, long enough for a second to start.
     const server = await startOpenAICompatibleServer({
-      reply: () => ({ status: 200, delayMs: 20, body: { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } } }),
+      reply: () => ({ status: 200, delayMs: 100, body: { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } } }),
     });
     servers.push(server);
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-twice-'));
