@@ -95,8 +95,11 @@ export function icc(matrix: ArrayLike<ArrayLike<number>>, options: { level?: num
   const v = vn / vd;
   const fLow2 = q(a, df1, v);
   const fHigh2 = q(a, v, df1);
-  const l2 = (n * (msb - fLow2 * mse)) / (fLow2 * (k * msj + (k * n - k - n) * mse) + n * msb);
-  const u2 = (n * (fHigh2 * msb - mse)) / (k * msj + (k * n - k - n) * mse + n * fHigh2 * msb);
+  // Shrout & Fleiss' bounds with numerator and denominator divided by the F quantile: the same
+  // value, but finite when a tiny Satterthwaite df (n = 2) sends the quantile to Infinity.
+  const c2 = k * msj + (k * n - k - n) * mse;
+  const l2 = (n * (msb / fLow2 - mse)) / (c2 + (n * msb) / fLow2);
+  const u2 = (n * (msb - mse / fHigh2)) / (c2 / fHigh2 + n * msb);
   const spearmanBrown = (r: number) => (r * k) / (1 + r * (k - 1));
 
   const p1 = fSf(f1, df1, df1w);

@@ -227,3 +227,12 @@ describe('constant data at the level of rounding error', () => {
     expect(icc(tiny).byType.ICC2.icc).toBeGreaterThan(0.99);
   });
 });
+
+describe('edge cases found by fuzzing against scipy', () => {
+  it('gives finite ICC2/ICC2k bounds with two subjects, where the Satterthwaite df is tiny', () => {
+    // numpy implementation of pingouin's formulas with scipy F quantiles: ICC2 low -0.0444444, ICC2k low -0.4242424
+    const r = icc([[2, 1, 1, 4, 5, 2, 4], [3, 1, 2, 5, 4, 2, 2]]);
+    expect(r.byType.ICC2.ciLow).toBeCloseTo(-0.0444444, 6);
+    expect(r.byType.ICC2k.ciLow).toBeCloseTo(-0.4242424, 6);
+  });
+});

@@ -130,3 +130,15 @@ describe('input errors', () => {
     expect(() => distanceCorrelationSq([1, 2, 3, 4], [1, 2, 3, 4], { method: 'avl' as 'fast' })).toThrow(/method must be/);
   });
 });
+
+describe('distance statistics at the level of rounding error', () => {
+  it('gives 0, not noise, when a distance variance is exactly 0 (U-centred matrix all zero)', () => {
+    // Checked with exact fractions: the U-centred distance matrix of x is all zeros.
+    const x = [1, 2, 1, 1, 0];
+    const y = [1, 0, 3, 3, 3];
+    for (const method of ['naive', 'fast'] as const) {
+      const r = distanceCorrelationSq(x, y, { method });
+      expect([r.dvarXSq, r.dcovSq, r.dcorSq]).toEqual([0, 0, 0]);
+    }
+  });
+});

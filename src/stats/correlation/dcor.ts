@@ -1,7 +1,7 @@
 import { badOption, checkPairedLength } from './errors.js';
 import { centredProductsFast } from './dcor-fast.js';
 import { centredProductsNaive, type CentredProducts } from './dcor-naive.js';
-import { toPointMatrix, type DistanceSample } from './dcor-sample.js';
+import { toPointMatrix, type DistanceSample, type PointMatrix } from './dcor-sample.js';
 
 export type { DistanceSample } from './dcor-sample.js';
 
@@ -82,10 +82,32 @@ function distanceStatistics(
   const products: CentredProducts =
     used === 'fast' ? centredProductsFast(x.data, y.data, biasCorrected) : centredProductsNaive(x, y, biasCorrected);
   const scale = biasCorrected ? n * (n - 3) : n * n;
-  const dcovSq = products.ab / scale;
-  const dvarXSq = products.aa / scale;
-  const dvarYSq = products.bb / scale;
+  // A distance variance at the level of rounding error (against the sample's squared extent) is 0:
+  // the exact value then is 0, and dCor must be 0 by the rule below, not a ratio of noise.
+  const dvarXSq = snapToZero(products.aa / scale, squaredExtent(x));
+  const dvarYSq = snapToZero(products.bb / scale, squaredExtent(y));
+  const dcovSq = dvarXSq === 0 || dvarYSq === 0 ? 0 : products.ab / scale;
   const denominator = dvarXSq * dvarYSq;
   const dcorSq = denominator > 0 ? dcovSq / Math.sqrt(denominator) : 0;
   return { dcorSq, dcovSq, dvarXSq, dvarYSq, n, biasCorrected, method: used };
+}
+
+/** Sum over columns of (max - min)^2: the largest squared distance the sample can hold. */
+function squaredExtent(p: PointMatrix): number {
+  let total = 0;
+  for (let j = 0; j < p.d; j++) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = 0; i < p.n; i++) {
+      const v = p.data[i * p.d + j]!;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    total += (hi - lo) ** 2;
+  }
+  return total;
+}
+
+function snapToZero(value: number, extent: number): number {
+  return Math.abs(value) <= 64 * Number.EPSILON * extent ? 0 : value;
 }

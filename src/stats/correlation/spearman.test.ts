@@ -42,3 +42,13 @@ describe('spearman input errors', () => {
     expect(r.pValue).toBeNaN();
   });
 });
+
+describe('spearman at perfect agreement (scipy: rho = +/-1 exactly, p = 0)', () => {
+  it('does not stop one ulp short of 1', () => {
+    for (const n of [3, 5, 7, 9, 19, 32, 33, 41]) {
+      const x = Array.from({ length: n }, (_, i) => i);
+      expect(spearman(x, x)).toMatchObject({ rho: 1, pValue: 0 });
+      expect(spearman(x, x.map(v => -v))).toMatchObject({ rho: -1, pValue: 0 });
+    }
+  });
+});

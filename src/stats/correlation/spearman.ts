@@ -32,7 +32,10 @@ export function spearman(x: ArrayLike<number>, y: ArrayLike<number>): SpearmanRe
     sxx += dx * dx;
     syy += dy * dy;
   }
-  const rho = Math.min(1, Math.max(-1, sxy / Math.sqrt(sxx) / Math.sqrt(syy)));
+  let rho = Math.min(1, Math.max(-1, sxy / Math.sqrt(sxx) / Math.sqrt(syy)));
+  // Identical (or exactly reversed) rankings are rho = +/-1 exactly, as scipy's corrcoef gives, so
+  // p = 0; the quotient above can land one ulp short of it.
+  if (Math.abs(Math.abs(sxy) - Math.sqrt(sxx * syy)) <= 4 * Number.EPSILON * Math.abs(sxy)) rho = Math.sign(sxy);
   const dof = n - 2;
   // Clip as scipy does: rounding can make (1 + rho)(1 - rho) slightly negative.
   const t = rho * Math.sqrt(Math.max(0, dof / ((rho + 1) * (1 - rho))));

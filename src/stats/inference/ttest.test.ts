@@ -33,11 +33,14 @@ describe('t-tests vs scipy', () => {
     });
   }
 
-  it('zero-variance differences follow scipy (t = inf, p = 0; 0/0 -> NaN)', () => {
+  it('zero-variance differences follow scipy 1.17 (t = inf, p = 0; 0/0 -> NaN; Welch df 0/0 -> 1)', () => {
     expect(pairedTTest([2, 3, 4], [1, 2, 3]).t).toBe(Number.POSITIVE_INFINITY);
     expect(pairedTTest([2, 3, 4], [1, 2, 3]).pValue).toBe(0);
     expect(pairedTTest([1, 2], [1, 2]).t).toBeNaN();
-    expect(welchTTest([1, 1], [2, 2]).pValue).toBeNaN();
+    // scipy 1.17: both samples constant -> the 0/0 Welch df becomes 1; t = -inf, p = 0, CI [-1, -1]
+    expect(welchTTest([1, 1], [2, 2])).toMatchObject({ t: -Infinity, df: 1, pValue: 0, ciLow: -1, ciHigh: -1 });
+    const same = welchTTest([3, 3, 3], [3, 3]);
+    expect([same.t, same.pValue, same.df, same.ciLow, same.ciHigh]).toEqual([NaN, NaN, 1, 0, 0]);
   });
 
   it('rejects bad input, naming the argument', () => {

@@ -37,8 +37,9 @@ function finish(diff: number, se: number, df: number, level: number): TTestResul
     pValue: studentTTwoSided(t, df),
     meanDifference: diff,
     standardError: se,
-    ciLow: diff - crit * se,
-    ciHigh: diff + crit * se,
+    // A zero standard error gives the point interval [diff, diff] (0 * crit), as scipy.
+    ciLow: se === 0 ? diff : diff - crit * se,
+    ciHigh: se === 0 ? diff : diff + crit * se,
     level,
   };
 }
@@ -62,7 +63,7 @@ export function pairedTTest(a: NumericArray, b: NumericArray, options: { level?:
  * Welch's unequal-variance t-test (as scipy.stats.ttest_ind(equal_var=False), two-sided, and its
  * `confidence_interval`): SE^2 = s_a^2/n_a + s_b^2/n_b, Welch-Satterthwaite
  * df = SE^4 / ((s_a^2/n_a)^2/(n_a-1) + (s_b^2/n_b)^2/(n_b-1)). Each sample needs >= 2 finite
- * values; when both variances are 0, df (and so p) is NaN as in scipy.
+ * values; when both variances are 0 the df is 0/0, which scipy (and so this) replaces by 1.
  */
 export function welchTTest(a: NumericArray, b: NumericArray, options: { level?: number } = {}): TTestResult {
   const xa = finiteArray('a', a, 2);
@@ -73,6 +74,8 @@ export function welchTTest(a: NumericArray, b: NumericArray, options: { level?: 
   const qa = va / xa.length;
   const qb = vb / xb.length;
   const se2 = qa + qb;
-  const df = (se2 * se2) / ((qa * qa) / (xa.length - 1) + (qb * qb) / (xb.length - 1));
+  const welchDf = (se2 * se2) / ((qa * qa) / (xa.length - 1) + (qb * qb) / (xb.length - 1));
+  // Both samples constant: 0/0. scipy (ttest_ind, equal_var=False) then uses df = 1.
+  const df = Number.isNaN(welchDf) ? 1 : welchDf;
   return finish(ma - mb, Math.sqrt(se2), df, level);
 }

@@ -31,8 +31,9 @@ export function wilsonInterval(successes: number, n: number, level = 0.95): Prop
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
   return {
     estimate: p,
-    low: Math.max(0, centre - half),
-    high: Math.min(1, centre + half),
+    // Exact at the ends: with no successes (or no failures) the bound is 0 (or 1), not rounding noise.
+    low: successes === 0 ? 0 : Math.max(0, centre - half),
+    high: successes === n ? 1 : Math.min(1, centre + half),
     level,
     successes,
     n,
