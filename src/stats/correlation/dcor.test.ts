@@ -142,3 +142,10 @@ describe('distance statistics at the level of rounding error', () => {
     }
   });
 });
+
+describe('distance statistics options', () => {
+  it('refuses a biasCorrected that is not a boolean instead of guessing', () => {
+    expect(() => distanceCorrelationSq([1, 2, 3, 4], [1, 3, 2, 4], { biasCorrected: 'no' as unknown as boolean })).toThrow(/biasCorrected must be true or false/);
+    expect(() => distanceCorrelationSq([1, 2, 3, 4], [1, 3, 2, 4], { biasCorrected: 0 as unknown as boolean })).toThrow(/biasCorrected/);
+  });
+});

@@ -64,6 +64,9 @@ function distanceStatistics(
   fn: string,
 ): DistanceCorrelationResult {
   const { biasCorrected = true, method = 'auto' } = options;
+  if (typeof biasCorrected !== 'boolean') {
+    throw badOption(fn, 'biasCorrected', `biasCorrected must be true or false, got ${JSON.stringify(biasCorrected)}.`);
+  }
   if (method !== 'auto' && method !== 'naive' && method !== 'fast') {
     throw badOption(fn, 'method', `method must be 'auto', 'naive' or 'fast', got ${JSON.stringify(method)}.`);
   }
