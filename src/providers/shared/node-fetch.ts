@@ -14,9 +14,15 @@ export function createNodeFetch(): FetchFunction {
     'http:': new http.Agent({ keepAlive: true, maxSockets: Infinity }),
     'https:': new https.Agent({ keepAlive: true, maxSockets: Infinity }),
   };
+  // Every call of a model goes to the same URL: parse it once.
+  const urls = new Map<string, URL>();
   return function nodeFetch(input, init) {
     return new Promise<FetchResponse>((resolve, reject) => {
-      const url = new URL(input);
+      let url = urls.get(input);
+      if (!url) {
+        url = new URL(input);
+        if (urls.size < 1000) urls.set(input, url);
+      }
       const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
       if (!transport) return reject(new TypeError(`unsupported protocol ${url.protocol} in ${input}`));
       const signal = init.signal ?? undefined;
