@@ -48,7 +48,7 @@ export interface ExecuteOptions {
 }
 
 /** Trials a worker may run ahead of their stored rows. */
-const WRITES_BEHIND = 4;
+const WRITES_BEHIND = 64;
 
 export interface RunSummary {
   total: number;

@@ -10,6 +10,9 @@ type Row = Record<string, unknown>;
 const json = (v: unknown): string => JSON.stringify(v);
 const parse = <T>(v: unknown): T => JSON.parse(v as string) as T;
 
+/** Shortest gap between two group commits while writes keep coming. */
+const MIN_FLUSH_GAP_MS = 2;
+
 /**
  * The embedded store: one SQLite file in WAL mode. Every write is its own committed transaction
  * (or one per batch), so a kill -9 after a promise resolves never loses it.
@@ -32,8 +35,10 @@ export function createSqliteStore(path: string): Store {
   // "survives a kill -9"; one commit per batch instead of per row is what makes 20,000 trials cheap.
   let queue: Array<{ write: () => void; resolve: () => void; reject: (e: unknown) => void }> = [];
   let scheduled = false;
+  let lastFlush = 0;
   const flush = () => {
     scheduled = false;
+    lastFlush = performance.now();
     const batch = queue;
     queue = [];
     if (batch.length === 0) return;
@@ -57,7 +62,12 @@ export function createSqliteStore(path: string): Store {
       queue.push({ write: fn, resolve, reject });
       if (!scheduled) {
         scheduled = true;
-        setImmediate(flush);
+        // Writes that trickle in (one response at a time) wait at most a couple of milliseconds to
+        // share a commit, so the event loop is not blocked by a commit per response; a burst after
+        // a quiet spell is committed on the next turn.
+        const wait = MIN_FLUSH_GAP_MS - (performance.now() - lastFlush);
+        if (wait > 0) setTimeout(flush, wait);
+        else setImmediate(flush);
       }
     });
 
