@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { distanceCorrelationSq, kendallTauB, siegel, theilSen } from '../src/stats/correlation/index.js';
+import { createRng } from '../src/stats/random/index.js';
 import { medianSeconds, type BenchFigure } from './harness.js';
 
 // Figures from issue #3, used when scipy cannot be run here; R energy is never installed, so the
@@ -8,24 +9,11 @@ const ISSUE = { kendall: 0.73, theilSen: 2.9, siegel: 2.9, dcorEnergy: 2.1 };
 const SIZES = { kendall: 1_000_000, slopes: 5_000, dcor: 100_000 };
 const SEED = 20260301;
 
-/** Seeded uniform [0, 1) draws: a 32-bit counter mixed with murmur3's finaliser. */
-function uniform(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x9e3779b9) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    z ^= z >>> 16;
-    return (z >>> 0) / 4294967296;
-  };
-}
-
 /** x uniform, y = x + uniform noise: correlated, continuous (no ties), the same recipe as the Python side. */
 function pairs(n: number, seed: number): [Float64Array, Float64Array] {
-  const u = uniform(seed);
-  const x = Float64Array.from({ length: n }, u);
-  return [x, x.map(v => v + u())];
+  const rng = createRng(seed);
+  const x = Float64Array.from({ length: n }, () => rng.nextFloat());
+  return [x, x.map(v => v + rng.nextFloat())];
 }
 
 // Times one scipy function on an input of the same size and recipe (numpy's generator, so not

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
 import { runCli, startCli, waitFor } from './testing/run-cli.js';
 
 const servers: FakeServer[] = [];
@@ -28,7 +28,7 @@ describe('kill -9 in the middle of a run', () => {
     const server = await startOpenAICompatibleServer({
       reply: req => {
         const content = JSON.stringify(req.body).match(/focal(\d+)/)?.[1] ?? 'x';
-        return { status: 200, delayMs: 15, body: { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: `focail${content}` }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } } };
+        return { status: 200, delayMs: 15, body: openAIChatBody({ text: `focail${content}`, usage: { prompt_tokens: 5, completion_tokens: 2 } }) };
       },
     });
     servers.push(server);
@@ -72,7 +72,7 @@ describe('two processes on one run', () => {
   it('the second is refused while the first runs (exit 2), so no trial is called twice', async () => {
     // 60 calls of 100 ms two at a time: the first run lasts about 3 s, long enough for a second to start.
     const server = await startOpenAICompatibleServer({
-      reply: () => ({ status: 200, delayMs: 100, body: { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } } }),
+      reply: () => ({ status: 200, delayMs: 100, body: openAIChatBody({ text: 'x', usage: { prompt_tokens: 5, completion_tokens: 2 } }) }),
     });
     servers.push(server);
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-twice-'));
@@ -91,7 +91,7 @@ describe('two processes on one run', () => {
 describe('Ctrl-C during a run', () => {
   it('the first lets calls in flight finish and stores them (exit 3); the resume calls each trial once in all', async () => {
     const server = await startOpenAICompatibleServer({
-      reply: () => ({ status: 200, delayMs: 150, body: { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } } }),
+      reply: () => ({ status: 200, delayMs: 150, body: openAIChatBody({ text: 'x', usage: { prompt_tokens: 5, completion_tokens: 2 } }) }),
     });
     servers.push(server);
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-sigint-'));

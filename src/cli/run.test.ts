@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
 import { runCli } from './testing/run-cli.js';
 
 const suite = new URL('./__fixtures__/mini-suite.jsonl', import.meta.url).pathname;
@@ -16,7 +16,7 @@ function workdir(): string {
 }
 
 function completion(content: string, usage = { prompt_tokens: 10, completion_tokens: 5 }) {
-  return { status: 200, body: { id: 'c', object: 'chat.completion', model: 'tutor-1', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } };
+  return { status: 200, body: openAIChatBody({ text: content, model: 'tutor-1', usage }) };
 }
 
 async function reportJson(cwd: string, runId: string) {

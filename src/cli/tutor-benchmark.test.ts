@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatResult } from '../core/index.js';
-import { lastUserText, startOpenAICompatibleServer, type FakeServer, type RecordedRequest } from '../providers/testing/fake-servers.js';
+import { lastUserText, openAIChatBody, startOpenAICompatibleServer, type FakeServer, type RecordedRequest } from '../providers/testing/fake-servers.js';
 import type { ReportData } from '../report/index.js';
 import { loadItems } from '../suites/load.js';
 import { BUILT_IN_TESTS } from '../suites/tests/index.js';
@@ -61,7 +61,7 @@ function answerKey(): Map<string, { test: string; id: string; gold: string; copy
 const weight = (id: string) => [...id].reduce((a, c) => a + c.charCodeAt(0), 0);
 
 function completion(content: string, model: string) {
-  return { body: { id: 'c', object: 'chat.completion', model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } } };
+  return { body: openAIChatBody({ text: content, model, usage: { prompt_tokens: 100, completion_tokens: 20 } }) };
 }
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startCli, waitFor } from '../cli/testing/run-cli.js';
-import { startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -19,7 +19,7 @@ describe('scenario run killed with SIGKILL', () => {
     const server = await startOpenAICompatibleServer({
       reply: req => {
         const n = JSON.stringify(req.body).length;
-        return { status: 200, delayMs: 10, body: { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: `Turn answer ${n}. What do you notice next?` }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 } } };
+        return { status: 200, delayMs: 10, body: openAIChatBody({ text: `Turn answer ${n}. What do you notice next?`, usage: { prompt_tokens: 20, completion_tokens: 8 } }) };
       },
     });
     servers.push(server);
@@ -56,7 +56,7 @@ describe('scenario run killed with SIGKILL', () => {
 describe('scenario run with a cost cap', () => {
   it('stops before a call could pass the cap (exit 3) and resumes with a higher cap without repeating a call', async () => {
     const server = await startOpenAICompatibleServer({
-      reply: () => ({ status: 200, body: { id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'What do you notice?' }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 } } }),
+      reply: () => ({ status: 200, body: openAIChatBody({ text: 'What do you notice?', usage: { prompt_tokens: 20, completion_tokens: 8 } }) }),
     });
     servers.push(server);
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-scn-cap-'));
