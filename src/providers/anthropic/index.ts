@@ -1,28 +1,19 @@
 import { ConfigError } from '../../core/errors.js';
-import type { Env } from '../../core/env.js';
 import { publicEndpoint } from '../shared/endpoint.js';
 import { defaultFetch } from '../shared/node-fetch.js';
 import { z } from 'zod';
 import type { CallWarning, ChatModel, ChatRequest, ChatResult, GenerateOptions, ToolCall } from '../../core/chat-model.js';
 import type { JsonObject } from '../../core/json.js';
 import { asObject, numberOr0 } from '../shared/json-read.js';
-import { emptyResponse, postJson, type FetchFunction } from '../shared/post-json.js';
+import type { HttpProviderSettings } from '../shared/http-settings.js';
+import { emptyResponse, postJson } from '../shared/post-json.js';
 import { readProviderOptions } from '../shared/provider-options.js';
 
-export interface AnthropicSettings {
-  /** e.g. `claude-sonnet-4-20250514`. */
-  model: string;
-  /** Defaults to `ANTHROPIC_BASE_URL`, then `https://api.anthropic.com`. `/v1/messages` is appended. */
-  baseURL?: string;
-  /** Defaults to `ANTHROPIC_API_KEY`. */
-  apiKey?: string;
-  headers?: Record<string, string>;
-  fetch?: FetchFunction;
-  /** Per-call limit, covering connect, wait and body. Default 120000. */
-  timeoutMs?: number;
+/** `model` e.g. `claude-sonnet-4-20250514`; `baseURL` defaults to `ANTHROPIC_BASE_URL`, then
+ * `https://api.anthropic.com` (`/v1/messages` is appended); `apiKey` to `ANTHROPIC_API_KEY`. */
+export interface AnthropicSettings extends HttpProviderSettings {
   /** `max_tokens` when the request sets none (the API requires one). Default 1024. */
   defaultMaxTokens?: number;
-  env?: Env;
 }
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';

@@ -1,32 +1,22 @@
 import { ConfigError } from '../../core/errors.js';
-import type { Env } from '../../core/env.js';
 import { publicEndpoint } from '../shared/endpoint.js';
 import { defaultFetch } from '../shared/node-fetch.js';
 import { z } from 'zod';
 import type { CallWarning, ChatModel, ChatRequest, ChatResult, GenerateOptions, ToolCall } from '../../core/chat-model.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
 import { asObject, numberOr0 } from '../shared/json-read.js';
-import { emptyResponse, postJson, type FetchFunction } from '../shared/post-json.js';
+import type { HttpProviderSettings } from '../shared/http-settings.js';
+import { emptyResponse, postJson } from '../shared/post-json.js';
 import { readProviderOptions } from '../shared/provider-options.js';
 
-export interface OpenAICompatibleSettings {
-  /** Model name as the server knows it, e.g. `gpt-4.1` or `llama3.1:8b`. */
-  model: string;
-  /** Defaults to `OPENAI_BASE_URL`, then `https://api.openai.com/v1`. `/chat/completions` is appended. */
-  baseURL?: string;
-  /** Defaults to the variable named by `apiKeyEnv`. With no key, no Authorization header is sent (local servers). */
-  apiKey?: string;
+/** `baseURL` defaults to `OPENAI_BASE_URL`, then `https://api.openai.com/v1` (`/chat/completions` is
+ * appended); `apiKey` to the variable named by `apiKeyEnv` (with no key, no Authorization header is
+ * sent: local servers). */
+export interface OpenAICompatibleSettings extends HttpProviderSettings {
   /** Environment variable holding the key; named in 401 messages. Default `OPENAI_API_KEY`. */
   apiKeyEnv?: string;
-  /** Extra headers on every request (e.g. OpenRouter's `HTTP-Referer`). */
-  headers?: Record<string, string>;
-  fetch?: FetchFunction;
-  /** Per-call limit, covering connect, wait and body. Default 120000. */
-  timeoutMs?: number;
   /** Name this model reports and the `providerOptions` namespace it reads. Default `openai`. */
   provider?: string;
-  /** Where defaults are read from; `process.env` unless a test injects its own. */
-  env?: Env;
 }
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';

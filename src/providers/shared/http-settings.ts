@@ -1,0 +1,20 @@
+import type { Env } from '../../core/env.js';
+import type { FetchFunction } from './post-json.js';
+
+/** Transport settings every HTTP provider takes; each adds its own model and protocol options. */
+export interface HttpProviderSettings {
+  /** Model name as the server knows it. */
+  model: string;
+  /** The endpoint; each provider documents its variable and default. */
+  baseURL?: string;
+  /** The key; each provider documents its variable. */
+  apiKey?: string;
+  /** Extra headers on every request (e.g. OpenRouter's `HTTP-Referer`). */
+  headers?: Record<string, string>;
+  /** Injected network, so tests and proxies can replace it. Default: keep-alive node:http. */
+  fetch?: FetchFunction;
+  /** Per-call limit, covering connect, wait and body. Default 120000. */
+  timeoutMs?: number;
+  /** Where defaults are read from; `process.env` unless a test injects its own. */
+  env?: Env;
+}
