@@ -5,7 +5,7 @@ import { groupValues, itemResults, type ItemResult } from './aggregate.js';
 import { clipJson, clipText, MAX_REPORT_TEXT, privateTextScrubber, stringsOf } from './clip.js';
 import { compareModels, type Comparison } from './comparisons.js';
 import { explanationReport, type ExplanationReport } from './explanations.js';
-import { meanInterval } from './interval.js';
+import { meanInterval } from '../stats/inference/mean-interval.js';
 
 /** One table cell: a model's score on a test (or on one group of a test) with its interval and n. */
 export interface Cell {
@@ -151,10 +151,11 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
   const unpricedModels = new Set(run.config.models.filter(m => m.provider !== 'baseline' && !priceFor(run.prices, m)).map(m => m.alias));
   const cell = (model: string, test: string, language: string | null, rs: ItemResult[], trialCount: number): Cell => {
     const values = rs.flatMap(r => (r.value === null ? [] : [r.value]));
-    const ci = meanInterval(values, { resamples, seed });
+    // n first, as the report's JSON has always listed it.
+    const { n, ...ci } = meanInterval(values, { resamples, seed });
     const multi = rs.filter(r => r.repeats.length > 1);
     return {
-      model, test, language, n: values.length, ...ci, trials: trialCount,
+      model, test, language, n, ...ci, trials: trialCount,
       failed: rs.reduce((a, r) => a + r.failed, 0), unscored: rs.reduce((a, r) => a + r.unscored, 0),
       costUsd: unpricedModels.has(model) ? null : rs.reduce((a, r) => a + r.costUsd, 0),
       consistency: multi.length ? multi.filter(r => r.repeats.every(v => v === r.repeats[0])).length / multi.length : null,

@@ -2,7 +2,7 @@ import type { CallRecord, Item, JsonValue, Score, ScorerRef, Trial } from '../co
 import { cohenKappa } from '../stats/agreement/index.js';
 import { EXPLANATION_SCORER, type ExplanationStatus, type StoredJudgment } from '../suites/judging/score.js';
 import { clipJson, clipText, MAX_REPORT_TEXT } from './clip.js';
-import { meanInterval } from './interval.js';
+import { meanInterval } from '../stats/inference/mean-interval.js';
 
 /** A model's explanation score on the judged test: the share of explanations both judges pass. */
 export interface ExplanationCell {
@@ -121,10 +121,10 @@ export function explanationReport(a: {
       (perItem.get(t.itemHash) ?? perItem.set(t.itemHash, []).get(t.itemHash)!).push(s.value);
     }
     const values = [...perItem.values()].map(v => v.reduce((x, y) => x + y, 0) / v.length);
-    const ci = meanInterval(values, { resamples: a.resamples, seed: a.seed });
+    const { n, ...ci } = meanInterval(values, { resamples: a.resamples, seed: a.seed });
     const na = rows.find(r => r.s.details?.status === 'not-applicable');
     const note = values.length ? null : na ? na.s.reason ?? 'not applicable' : counts['no-explanation'] === rows.length ? 'no explanations given' : 'no explanation could be scored';
-    cells.push({ model, test, n: values.length, ...ci, counts, passed, note });
+    cells.push({ model, test, n, ...ci, counts, passed, note });
     // Published examples come from public items only; private items never leave the store.
     const wrong = rows.filter(r => r.s.value === 0 && a.items.get(r.t.itemHash)?.visibility === 'public')
       .sort((x, y) => (x.t.itemId < y.t.itemId ? -1 : x.t.itemId > y.t.itemId ? 1 : x.t.repeat - y.t.repeat))

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { estimate } from './analysis/estimate.js';
+import { meanInterval } from '../stats/inference/mean-interval.js';
+import { SCENARIO_INTERVAL } from './analysis/estimate.js';
 import { compareModels, type ScenarioModelReport } from './report.js';
 
 function model(name: string, scores: number[], isBaseline = false): { report: ScenarioModelReport; tasks: Map<string, number> } {
   return {
     report: {
-      model: name, spec: isBaseline ? 'baseline:script' : `openai:${name}`, isBaseline, score: estimate(scores), dimensions: {},
+      model: name, spec: isBaseline ? 'baseline:script' : `openai:${name}`, isBaseline, score: meanInterval(scores, SCENARIO_INTERVAL), dimensions: {},
       dialogues: { running: 0, ended: scores.length, capped: 0, failed: 0 }, unscored: 0,
     },
     tasks: new Map(scores.map((v, i) => [`task${i}`, v])),

@@ -1,7 +1,8 @@
 import type { Score } from '../core/scorer.js';
 import type { Store } from '../core/store.js';
 import { pairedBootstrap } from '../stats/inference/bootstrap.js';
-import { RESAMPLES, SEED, estimate, type Estimate } from './analysis/estimate.js';
+import { meanInterval } from '../stats/inference/mean-interval.js';
+import { SCENARIO_INTERVAL, type Estimate } from './analysis/estimate.js';
 import { analyseHumans, type HumanAnalysis } from './analysis/human.js';
 import { analyseJudges, type JudgeAnalysis } from './analysis/judges.js';
 import { loadScenarioRun, mean } from './analysis/stored.js';
@@ -60,7 +61,7 @@ export interface ScenarioComparison {
 }
 
 const METHOD: ScenarioReport['method'] = {
-  unit: 'task', interval: 'percentile bootstrap', level: 0.95, resamples: RESAMPLES, seed: SEED,
+  unit: 'task', interval: 'percentile bootstrap', level: 0.95, resamples: SCENARIO_INTERVAL.resamples, seed: SCENARIO_INTERVAL.seed,
   judgeVariance: 'per dialogue, the sample variance (n - 1) of a judge\'s weighted scores over its conforming repeats; averaged over dialogues with at least two',
   selfPreference: 'per dialogue, judge score minus panel score (and minus the mean of the other judges); own = dialogues whose model under test is of the judge\'s family; excess = own mean - other mean',
   agreement: 'judge (panel or one judge) vs the mean of the experts per dialogue, on [0, 1]: Kendall tau-b with scipy\'s two-sided p-value, ICC(2,1) (two-way random, absolute agreement, single rater), mean of judge minus expert',
@@ -105,8 +106,8 @@ export async function scenarioReport(store: Store, runId: string): Promise<Scena
       model,
       spec: own[0]?.modelSpec ?? '',
       isBaseline: (own[0]?.modelSpec ?? '').startsWith('baseline:'),
-      score: estimate(tasks.map(t => mean(t.score))),
-      dimensions: Object.fromEntries(dimNames.map(d => [d, estimate(tasks.filter(t => t.dims.has(d)).map(t => mean(t.dims.get(d)!)))])),
+      score: meanInterval(tasks.map(t => mean(t.score)), SCENARIO_INTERVAL),
+      dimensions: Object.fromEntries(dimNames.map(d => [d, meanInterval(tasks.filter(t => t.dims.has(d)).map(t => mean(t.dims.get(d)!)), SCENARIO_INTERVAL)])),
       dialogues,
       unscored,
     };
@@ -141,7 +142,7 @@ export function compareModels(reports: ScenarioModelReport[], taskScores: Map<st
         out.push({ a: a.model, b: b.model, n: shared.length, difference: null, low: null, high: null, overlap, note: 'fewer than two shared tasks: no comparison' });
         continue;
       }
-      const r = pairedBootstrap(shared.map(t => sa.get(t)!), shared.map(t => sb.get(t)!), { resamples: RESAMPLES, seed: SEED, level: 0.95, method: 'percentile' });
+      const r = pairedBootstrap(shared.map(t => sa.get(t)!), shared.map(t => sb.get(t)!), { ...SCENARIO_INTERVAL, level: 0.95, method: 'percentile' });
       out.push({
         a: a.model, b: b.model, n: shared.length, difference: r.difference, low: r.low, high: r.high, overlap,
         note: overlap

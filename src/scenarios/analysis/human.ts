@@ -1,7 +1,8 @@
 import { cronbachAlpha, icc } from '../../stats/agreement/index.js';
 import { kendallTauB } from '../../stats/correlation/index.js';
 import { weightedScore } from '../judge/score.js';
-import { estimate, type Estimate } from './estimate.js';
+import { meanInterval } from '../../stats/inference/mean-interval.js';
+import { SCENARIO_INTERVAL, type Estimate } from './estimate.js';
 import { finite, mean, type ScenarioRunData } from './stored.js';
 
 /** Scorer name of one expert's imported scores. */
@@ -114,7 +115,7 @@ function agreementRow(judge: string, dimension: string | null, pairs: Array<[num
   const hs = pairs.map(p => p[1]);
   const row: AgreementRow = {
     judge, dimension, n: pairs.length, kendallTauB: null, kendallP: null, icc: null, iccLow: null, iccHigh: null,
-    meanDeviation: estimate(pairs.map(([j, h]) => j - h)),
+    meanDeviation: meanInterval(pairs.map(([j, h]) => j - h), SCENARIO_INTERVAL),
   };
   if (pairs.length < 2) return row;
   const tau = kendallTauB(js, hs);

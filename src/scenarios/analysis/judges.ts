@@ -1,5 +1,6 @@
 import type { Score } from '../../core/scorer.js';
-import { estimate, type Estimate } from './estimate.js';
+import { meanInterval } from '../../stats/inference/mean-interval.js';
+import { SCENARIO_INTERVAL, type Estimate } from './estimate.js';
 import type { ModelFamily } from './family.js';
 import { finite, mean, sampleVariance, type ScenarioRunData } from './stored.js';
 
@@ -102,7 +103,7 @@ export function analyseJudges(data: ScenarioRunData): JudgeAnalysis[] {
       familySource: family.source,
       judgments: valid.length,
       unscored: own.length - valid.length,
-      meanScore: estimate(judgeScores),
+      meanScore: meanInterval(judgeScores, SCENARIO_INTERVAL),
       repeatVariance: {
         outputs: variances.length,
         mean: variances.length ? mean(variances) : null,
@@ -128,8 +129,8 @@ function side(rows: Row[]): PreferenceSide {
     outputs: rows.length,
     judgeMean: rows.length ? mean(rows.map(r => r.judge)) : null,
     panelMean: rows.length ? mean(rows.map(r => r.panel)) : null,
-    delta: estimate(rows.map(r => r.judge - r.panel)),
-    deltaOthers: rows.length > 0 && withOthers.length === rows.length ? estimate(withOthers.map(r => r.judge - r.others!)) : null,
+    delta: meanInterval(rows.map(r => r.judge - r.panel), SCENARIO_INTERVAL),
+    deltaOthers: rows.length > 0 && withOthers.length === rows.length ? meanInterval(withOthers.map(r => r.judge - r.others!), SCENARIO_INTERVAL) : null,
   };
 }
 
