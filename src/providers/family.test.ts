@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseOfFineTune, modelFamily } from './family.js';
+import { baseOfFineTune, familyOf, modelFamily } from './family.js';
 
 describe('modelFamily of fine-tunes', () => {
   it('reads an OpenAI fine-tune (ft:<base>:<org>:<suffix>:<id>) as its base model', () => {
@@ -26,5 +26,49 @@ describe('modelFamily of fine-tunes', () => {
     expect(modelFamily('ollama:llama3.1:8b').family).toBe('meta');
     expect(modelFamily('openai:fthree-7b').family).toBe('fthree');
     expect(modelFamily('openai:ft-model').family).toBe('ft');
+  });
+});
+
+describe('modelFamily', () => {
+  it('follows the documented table', () => {
+    const cases: Array<[string, string]> = [
+      ['openai:gpt-4.1-mini', 'openai'], ['openai:o3', 'openai'], ['openai:o4-mini', 'openai'], ['openai:o1', 'openai'],
+      ['anthropic:claude-sonnet-4', 'anthropic'], ['anthropic:anything', 'anthropic'], ['openai:claude-3-haiku', 'anthropic'],
+      ['openai:gemini-2.5-pro', 'google'], ['ollama:gemma2:9b', 'google'],
+      ['ollama:llama3.1:8b', 'meta'], ['openai:meta-llama/Llama-3.3-70B-Instruct', 'meta'],
+      ['openai:mistral-large', 'mistral'], ['ollama:mixtral:8x7b', 'mistral'], ['openai:mistralai/ministral-8b', 'mistral'],
+      ['ollama:qwen2.5:7b', 'alibaba'], ['openai:deepseek-chat', 'deepseek'], ['openai:deepseek-ai/DeepSeek-R1', 'deepseek'],
+      ['openai:anthropic/claude-sonnet-4', 'anthropic'], ['openai:google/gemma-3-27b-it', 'google'],
+      ['baseline:gold', 'baseline'],
+      // else the first token of the model name
+      ['openai:tutor-1', 'tutor'], ['openai:olmo-2-13b', 'olmo'], ['ollama:phi3:mini', 'microsoft'], ['openai:phind-70b', 'phind'],
+    ];
+    for (const [spec, family] of cases) expect(modelFamily(spec).family, spec).toBe(family);
+  });
+});
+
+describe('modelFamily: where the family came from', () => {
+  it('reads the developer line from the model name, then the provider, then falls back to the name\'s first token', () => {
+    expect(modelFamily('openai:gpt-4.1-mini')).toEqual({ family: 'openai', source: 'table' });
+    expect(modelFamily('openai:o3-mini').family).toBe('openai');
+    expect(modelFamily('openai:meta-llama/Llama-3.1-8B-Instruct').family).toBe('meta');
+    expect(modelFamily('ollama:qwen2.5:7b').family).toBe('alibaba');
+    expect(modelFamily('openai:deepseek-r1-distill-llama-70b').family).toBe('deepseek');
+    expect(modelFamily('anthropic:claude-sonnet-4-20250514')).toEqual({ family: 'anthropic', source: 'table' });
+    expect(modelFamily('anthropic:house-model')).toEqual({ family: 'anthropic', source: 'provider' });
+    expect(modelFamily('baseline:script')).toEqual({ family: 'baseline', source: 'provider' });
+    expect(modelFamily('openai:my-finetune')).toEqual({ family: 'my', source: 'model' });
+    expect(modelFamily('openai:my-finetune', 'openai')).toEqual({ family: 'openai', source: 'config' });
+  });
+});
+
+describe('familyOf (a model of a run, with --judge-family overrides by alias)', () => {
+  it('takes the override for the alias, else the table', () => {
+    const overrides = { tutor: 'house' };
+    expect(familyOf({ alias: 'tutor', spec: 'openai:gpt-4.1' }, overrides)).toBe('house');
+    expect(familyOf({ alias: 'other', spec: 'openai:gpt-4.1' }, overrides)).toBe('openai');
+  });
+  it('rejects a spec that is not provider:model, with the expected format', () => {
+    expect(() => modelFamily('gpt-4.1')).toThrow(/expected "provider:model"/);
   });
 });

@@ -1,3 +1,5 @@
+import { parseModelSpec } from '../core/model-spec.js';
+
 /**
  * Model families: a model's developer line, read from its name, because the provider says only
  * which protocol was spoken (`openai:` gateways serve Llama and Qwen too). Judges favour their own
@@ -59,9 +61,7 @@ export function baseOfFineTune(name: string): string {
  */
 export function modelFamily(spec: string, explicit?: string): ModelFamily {
   if (explicit) return { family: explicit, source: 'config' };
-  const colon = spec.indexOf(':');
-  const provider = colon > 0 ? spec.slice(0, colon) : '';
-  const model = colon > 0 ? spec.slice(colon + 1) : spec;
+  const { provider, model } = parseModelSpec(spec);
   const slash = model.lastIndexOf('/');
   const bare = baseOfFineTune(model.slice(slash + 1));
   const rule = FAMILY_TABLE.find(r => r.pattern.test(bare));
@@ -71,4 +71,12 @@ export function modelFamily(spec: string, explicit?: string): ModelFamily {
   if (PROVIDER_FAMILY[provider]) return { family: PROVIDER_FAMILY[provider]!, source: 'provider' };
   const lower = bare.toLowerCase();
   return { family: /[a-z0-9]+/.exec(lower)?.[0] ?? lower, source: 'model' };
+}
+
+/**
+ * The family of a model in a run, for the rule that a judge never marks its own family: a family
+ * given for its alias (`--judge-family alias=family`) wins over the table.
+ */
+export function familyOf(model: { alias: string; spec: string }, overrides: Readonly<Record<string, string>>): string {
+  return modelFamily(model.spec, overrides[model.alias]).family;
 }

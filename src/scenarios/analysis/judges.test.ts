@@ -5,22 +5,6 @@ import { parseScenario } from '../load.js';
 import { scenarioReport } from '../report.js';
 import { issuesOf } from '../testing/fixtures.js';
 import { ANALYSIS_SCENARIO, analysisRun } from '../testing/analysis-run.js';
-import { familyOf } from './family.js';
-
-describe('familyOf', () => {
-  it('reads the developer line from the model name, then the provider, then falls back to the name\'s first token', () => {
-    expect(familyOf('openai:gpt-4.1-mini')).toEqual({ family: 'openai', source: 'table' });
-    expect(familyOf('openai:o3-mini').family).toBe('openai');
-    expect(familyOf('openai:meta-llama/Llama-3.1-8B-Instruct').family).toBe('meta');
-    expect(familyOf('ollama:qwen2.5:7b').family).toBe('alibaba');
-    expect(familyOf('openai:deepseek-r1-distill-llama-70b').family).toBe('deepseek');
-    expect(familyOf('anthropic:claude-sonnet-4-20250514')).toEqual({ family: 'anthropic', source: 'table' });
-    expect(familyOf('anthropic:house-model')).toEqual({ family: 'anthropic', source: 'provider' });
-    expect(familyOf('baseline:script')).toEqual({ family: 'baseline', source: 'provider' });
-    expect(familyOf('openai:my-finetune')).toEqual({ family: 'my', source: 'model' });
-    expect(familyOf('openai:my-finetune', 'openai')).toEqual({ family: 'openai', source: 'config' });
-  });
-});
 
 describe('judge analysis on constructed judgments', () => {
   it('gives each judge its repeat variance, mean score and self-preference, as computed by hand', async () => {

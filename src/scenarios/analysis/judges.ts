@@ -1,7 +1,7 @@
 import type { Score } from '../../core/scorer.js';
 import { meanInterval } from '../../stats/inference/mean-interval.js';
 import { SCENARIO_INTERVAL, type Estimate } from './estimate.js';
-import type { ModelFamily } from './family.js';
+import type { ModelFamily } from '../../providers/family.js';
 import { finite, mean, sampleVariance, type ScenarioRunData } from './stored.js';
 
 /** How one judge of the panel behaves, from its stored judgments only. */

@@ -6,7 +6,7 @@ import { DIALOGUE_KIND, SCENARIO_KIND, type DialogueMeta } from '../dialogue.js'
 import { scoredFields } from '../judge/score.js';
 import type { ScenarioFile } from '../schema.js';
 import type { Aggregation, FormatField, ScenarioTask, ScoredField } from '../types.js';
-import { familyOf, type ModelFamily } from './family.js';
+import { modelFamily, type ModelFamily } from '../../providers/family.js';
 
 /** The `scenario`/`config` artifact a scenario run writes (see run.ts). */
 export interface StoredScenarioConfig {
@@ -80,7 +80,7 @@ export async function loadScenarioRun(store: Store, runId: string): Promise<Scen
       const variant = variants.get(trial.modelAlias) ?? config.variants[0];
       const spec = variant?.models[alias]?.spec ?? `${fileModels[alias]?.type ?? 'openai'}:${fileModels[alias]?.model ?? alias}`;
       // Runs stored before `families` existed fall back to the table.
-      return { spec, family: familyOf(spec, variant?.families?.[alias]) };
+      return { spec, family: modelFamily(spec, variant?.families?.[alias]) };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, parseModelSpec, type ChatParams, type ModelSpec, type Store } from '../../core/index.js';
-import { familyOf } from './family.js';
+import { familyOf } from '../../providers/family.js';
 import { RUBRIC_VERSION } from './rubric.js';
 
 /** Artifact kind (and key) under which a run keeps its judging set-up, so report and rescore need no flags. */

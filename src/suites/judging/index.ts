@@ -1,5 +1,4 @@
 // Explanations of the tutor test marked by two judges of different families (docs/tutor-benchmark.md).
-export { modelFamily, familyOf } from './family.js';
 export { RUBRIC_VERSION, rubricMessages, parseVerdict, referenceOf, type JudgeVerdict } from './rubric.js';
 export {
   JUDGING_ARTIFACT, judgingConfig, judgeSpecs, loadJudgingConfig, saveJudgingConfig,

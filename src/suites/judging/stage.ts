@@ -7,7 +7,7 @@ import { trialStates } from '../../engine/trial-state.js';
 import { costOf, estimateCost, priceFor } from '../../providers/pricing.js';
 import { parseTutorAnswer, type ParsedTutorAnswer } from '../../scoring/tutor-edit/index.js';
 import type { JudgeSetup, JudgingConfig } from './config.js';
-import { familyOf } from './family.js';
+import { familyOf } from '../../providers/family.js';
 import { addJudgeCall, indexJudgeCalls, judgeTrialId, resolveJudgment, type JudgeCallIndex, type JudgeOutcome } from './resolve.js';
 import { JUDGED_TEST, dualJudgeScore, explanationScorerRef, nullScore, type ExplanationStatus } from './score.js';
 
