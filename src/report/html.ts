@@ -1,8 +1,8 @@
 import type { Cell, GroupCell, ReportData, ReportRow } from './data.js';
-import { escapeHtml as e } from './escape.js';
+import { escapeHtml as e } from '../core/escape.js';
+import { REPORT_CSP } from './csp.js';
+import { dollars as usd, fixed, points as pct, signedPoints as signed } from './format.js';
 
-const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}`);
-const usd = (x: number | null) => (x === null ? '–' : `$${x < 0.01 && x > 0 ? x.toFixed(5) : x.toFixed(4)}`);
 const UNKNOWN = '<span class="warn" title="no price for this model in the run\'s price table">unknown</span>';
 
 function scoreCell(c: Cell | undefined): string {
@@ -39,8 +39,6 @@ function groupTable(gs: GroupCell[]): string {
   return `<table><thead><tr><th>group</th><th>value</th><th>score [95% CI]</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-const signed = (x: number | null) => (x === null ? '–' : `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)}`);
-
 const cellAt = (d: ReportData, model: string, row: Pick<ReportRow, 'test' | 'language'>) =>
   d.cells.find(c => c.model === model && c.test === row.test && c.language === row.language);
 
@@ -71,14 +69,14 @@ function explanationSection(d: ReportData): string {
     return `<tr><td>${e(c.model)}</td>${sc}<td>${c.counts.judged}</td><td>${c.passed}</td><td>${c.counts['not-applicable']}</td><td>${c.counts['no-explanation']}</td><td>${c.counts.unscored}</td><td>${c.counts.pending}</td></tr>`;
   }).join('');
   const a = x.agreement;
-  const byModel = x.agreementByModel.map(m => `<tr><td>${e(m.model)}</td><td>${m.n}</td><td>${m.agreement === null ? '–' : `${pct(m.agreement)}%`}</td><td>${m.kappa === null ? '–' : m.kappa.toFixed(3)}</td></tr>`).join('');
+  const byModel = x.agreementByModel.map(m => `<tr><td>${e(m.model)}</td><td>${m.n}</td><td>${m.agreement === null ? '–' : `${pct(m.agreement)}%`}</td><td>${fixed(m.kappa)}</td></tr>`).join('');
   const ex = x.examples.length
     ? `<h3>Failed explanations (public items only)</h3><table class="ex"><thead><tr><th>model</th><th>item</th><th>input</th><th>answer</th><th>why</th></tr></thead><tbody>${x.examples.map(f => `<tr><td>${e(f.model)}</td><td>${e(f.itemId)}</td><td><pre>${e(JSON.stringify(f.input, null, 1))}</pre></td><td><pre>${e(f.answer)}</pre></td><td>${e(f.reason)}</td></tr>`).join('')}</tbody></table>`
     : '';
   return `<h2>Explanations (${e(x.test)})</h2>
 <p>Marked apart from the headline score by two judges of different families, ${judges}: an explanation passes only when both pass it. A model of a judge's family gets no explanation score; an explanation a judge could not mark (three failed calls, or no readable verdict) is unscored, not wrong. Rubric ${e(String(x.scorer.args.rubric))}; judge calls cost ${usd(x.costUsd)}.</p>
 <table><thead><tr><th>model</th><th>explanation score [95% CI]</th><th>judged</th><th>passed</th><th>not applicable</th><th>no explanation</th><th>unscored</th><th>pending</th></tr></thead><tbody>${rows}</tbody></table>
-<p>Judges' agreement: <b>${a.agreement === null ? '–' : `${pct(a.agreement)}%`}</b> over ${a.n} explanations both judged; Cohen's kappa <b>${a.kappa === null ? '–' : a.kappa.toFixed(3)}</b> (both pass ${a.table.bothPass}, both fail ${a.table.bothFail}, only ${e(a.judges[0])} passes ${a.table.onlyFirst}, only ${e(a.judges[1])} passes ${a.table.onlySecond}).</p>
+<p>Judges' agreement: <b>${a.agreement === null ? '–' : `${pct(a.agreement)}%`}</b> over ${a.n} explanations both judged; Cohen's kappa <b>${fixed(a.kappa)}</b> (both pass ${a.table.bothPass}, both fail ${a.table.bothFail}, only ${e(a.judges[0])} passes ${a.table.onlyFirst}, only ${e(a.judges[1])} passes ${a.table.onlySecond}).</p>
 <table><thead><tr><th>model</th><th>both judged</th><th>agreement</th><th>kappa</th></tr></thead><tbody>${byModel}</tbody></table>${ex}`;
 }
 
@@ -122,7 +120,7 @@ export function renderHtml(d: ReportData): string {
   const scorers = d.tests.map(t => `<li><b>${e(t.name)}</b>: ${e(t.description)} Scorer: ${t.scorer ? `${e(t.scorer.name)} v${e(t.scorer.version)} ${e(JSON.stringify(t.scorer.args))}` : '–'}</li>`).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Paideia report ${e(d.runId)}</title>
 <style>

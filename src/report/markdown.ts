@@ -1,30 +1,12 @@
 import type { Cell, ReportData, ReportRow } from './data.js';
-
-const pct = (x: number | null) => (x === null ? '–' : (x * 100).toFixed(1));
-
-/**
- * Text for a Markdown table cell. Model, judge and server text can hold Markdown: a link
- * `[x](javascript:…)`, an image `![i](http://evil/x.png)`, code, emphasis, raw HTML or a pipe that
- * ends the cell. Backslash, `[`, `]`, `(`, `)`, `!`, backticks, `*` and `_` are backslash-escaped
- * (an `_` between two letters or digits cannot start emphasis and is left alone, so `tutor_accuracy`
- * stays readable), `|` too, `<` becomes `&lt;`, and line breaks become spaces.
- */
-export function cellText(s: string): string {
-  return s
-    .replace(/\\/g, '\\\\')
-    .replace(/[[\]()!`*|]/g, c => `\\${c}`)
-    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
-    .replace(/</g, '&lt;')
-    .replace(/\r?\n|\r/g, ' ');
-}
+import { fixed as num, points as pct, signedPoints as signed } from './format.js';
+import { cellText } from './markdown-cell.js';
 
 function score(c: Pick<Cell, 'mean' | 'low' | 'high' | 'n'> & { failed?: number } | undefined): string {
   if (!c || c.mean === null) return '–';
   return `${pct(c.mean)} [${pct(c.low)}, ${pct(c.high)}] n=${c.n}${c.failed ? ` (failed ${c.failed})` : ''}`;
 }
 
-const signed = (x: number | null) => (x === null ? '–' : `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)}`);
-const num = (x: number | null, digits = 3) => (x === null ? '–' : x.toFixed(digits));
 const cellAt = (d: ReportData, model: string, row: Pick<ReportRow, 'test' | 'language'>) =>
   d.cells.find(c => c.model === model && c.test === row.test && c.language === row.language);
 
@@ -52,7 +34,7 @@ function explanations(d: ReportData): string[] {
     `Judges' agreement: ${a.agreement === null ? '–' : `${pct(a.agreement)}%`} over ${a.n} explanations both judged; Cohen's kappa ${num(a.kappa)} ` +
       `(both pass ${a.table.bothPass}, both fail ${a.table.bothFail}, only ${cellText(a.judges[0])} passes ${a.table.onlyFirst}, only ${cellText(a.judges[1])} passes ${a.table.onlySecond}).`, '',
     '| model | explanations both judged | agreement | kappa |', '|---|---|---|---|',
-    ...x.agreementByModel.map(m => `| ${cellText(m.model)} | ${m.n} | ${m.agreement === null ? '–' : pct(m.agreement)} | ${num(m.kappa)} |`), '',
+    ...x.agreementByModel.map(m => `| ${cellText(m.model)} | ${m.n} | ${pct(m.agreement)} | ${num(m.kappa)} |`), '',
     ...(x.examples.length ? [
       '### Failed explanations (public items only)', '', '| model | item | answer | why |', '|---|---|---|---|',
       ...x.examples.map(e => `| ${cellText(e.model)} | ${cellText(e.itemId)} | ${cellText(e.answer)} | ${cellText(e.reason)} |`), '',
@@ -71,8 +53,6 @@ function failures(d: ReportData): string[] {
   ];
 }
 
-const usd = (x: number | null, digits: number) => (x === null ? '–' : x.toFixed(digits));
-
 /** The report as Markdown tables, for READMEs and papers. Every text from a model, judge or server goes through cellText. */
 export function renderMarkdown(d: ReportData): string {
   const names = d.models.map(m => `${cellText(m.alias)}${m.isBaseline ? ' (baseline)' : ''}`);
@@ -86,15 +66,15 @@ export function renderMarkdown(d: ReportData): string {
     ...(splitTests.length ? [`${cellText(splitTests.join(', '))}: the items span several languages, so each language has its own row, n and interval (no pooled score).`, ''] : []),
     '## Consistency', '', 'Share of items with the same result in every repeat (%).', '',
     `| test | ${names.join(' | ')} |`, `|---|${names.map(() => '---').join('|')}|`,
-    ...d.rows.map(r => `| ${cellText(r.label)} | ${d.models.map(m => { const c = cellAt(d, m.alias, r)?.consistency; return c === undefined || c === null ? '–' : pct(c); }).join(' | ')} |`), '',
+    ...d.rows.map(r => `| ${cellText(r.label)} | ${d.models.map(m => { const c = cellAt(d, m.alias, r)?.consistency; return pct(c); }).join(' | ')} |`), '',
     ...comparisons(d),
     ...explanations(d),
     '## Cost', '',
     ...(d.unpriced.length ? [`No price in the run's price table for ${d.unpriced.map(cellText).join(', ')}: their cost is unknown (not $0) and the run total leaves it out.`, ''] : []),
     '| model | cost (USD) | per correct | failed |', '|---|---|---|---|',
-    ...d.models.map(m => `| ${cellText(m.alias)} | ${m.priced ? usd(m.costUsd, 4) : 'unknown'} | ${m.priced ? usd(m.costPerCorrect, 5) : 'unknown'} | ${m.failed} |`),
-    ...(d.explanations ? [`| judges | ${judgesUnpriced ? 'unknown' : d.explanations.costUsd.toFixed(4)} | – | – |`] : []),
-    `| **run total** | ${d.totalCostUsd.toFixed(4)}${d.unpriced.length ? ' + unknown' : ''} | | |`, '',
+    ...d.models.map(m => `| ${cellText(m.alias)} | ${m.priced ? num(m.costUsd, 4) : 'unknown'} | ${m.priced ? num(m.costPerCorrect, 5) : 'unknown'} | ${m.failed} |`),
+    ...(d.explanations ? [`| judges | ${judgesUnpriced ? 'unknown' : num(d.explanations.costUsd, 4)} | – | – |`] : []),
+    `| **run total** | ${num(d.totalCostUsd, 4)}${d.unpriced.length ? ' + unknown' : ''} | | |`, '',
     ...failures(d),
     '## Groups', '', '| model | test | group | value | score | note |', '|---|---|---|---|---|---|',
     ...d.groups.map(g => `| ${cellText(g.model)} | ${cellText(g.test)} | ${cellText(g.field)} | ${cellText(g.value)} | ${score(g)} | ${g.small ? 'small group' : ''} |`), '',

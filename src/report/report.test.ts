@@ -231,7 +231,7 @@ describe('why trials failed', () => {
     expect(html).toMatch(/<td>good<\/td><td>exercises<\/td><td>\d+<\/td><td>429<\/td><td>http<\/td>/);
     const md = renderMarkdown(d);
     expect(md).toContain('## Failures');
-    expect(md).toContain('| good | exercises | ' + limited + ' | 429 | http | Rate limited &lt;script>alert\\(1\\)&lt;/script> see \\[docs\\]\\(javascript:alert\\(1\\)\\) \\!\\[x\\]\\(http://evil/x.png\\) |');
+    expect(md).toContain('| good | exercises | ' + limited + ' | 429 | http | Rate limited &lt;script&gt;alert\\(1\\)&lt;/script&gt; see \\[docs\\]\\(javascript:alert\\(1\\)\\) \\!\\[x\\]\\(http://evil/x.png\\) |');
     expect(md).toContain('| good | exercises | ' + exploded + ' | 500 | http | upstream exploded |');
   });
 
@@ -276,7 +276,7 @@ describe('model text in Markdown', () => {
     const md = renderMarkdown(d);
     expect(md).toContain('\\[x\\]\\(javascript:alert\\(1\\)\\)');
     expect(md).toContain('\\!\\[i\\]\\(http://evil/x.png\\)');
-    expect(md).toContain('\\`code\\` \\*bold\\* \\_em\\_ &lt;b>\\|');
+    expect(md).toContain('\\`code\\` \\*bold\\* \\_em\\_ &lt;b&gt;\\|');
     // No link or image syntax survives anywhere: every ] ( [ ! is escaped.
     expect(md).not.toMatch(/(?<!\\)\]\((?!docs)/);
     expect(md).not.toMatch(/(?<!\\)!(?<!\\)\[/);

@@ -9,7 +9,7 @@ export { judgeRun, judgeOnce, panelScore, panelScorerName, judgmentScorerName, t
 export { aggregate, scoredFields, weightedScore } from './judge/score.js';
 export { checkAnswer, extractJson, formatJsonSchema, JUDGE_TOOL_NAME, JSON_OPEN, JSON_CLOSE } from './judge/format.js';
 export { loadStoredDialogues, type DialogueMeta, type DialogueStatus, type StoredDialogue } from './dialogue.js';
-export { scenarioReport, renderScenarioReport, renderScenarioHtml, type ScenarioReport, type ScenarioModelReport, type Estimate } from './report.js';
+export { scenarioReport, type ScenarioReport, type ScenarioModelReport, type Estimate } from './report.js';
 export { analyseJudges, type JudgeAnalysis, type SelfPreference } from './analysis/judges.js';
 export { analyseHumans, HUMAN_PREFIX, type HumanAnalysis, type AgreementRow, type ReliabilityRow } from './analysis/human.js';
 export { loadScenarioRun, type ScenarioRunData } from './analysis/stored.js';

@@ -9,8 +9,6 @@ import { loadScenarioRun, mean } from './analysis/stored.js';
 import type { DialogueMeta } from './dialogue.js';
 
 export type { Estimate } from './analysis/estimate.js';
-export { renderScenarioReport } from './render/markdown.js';
-export { renderScenarioHtml } from './render/html.js';
 
 export interface ScenarioModelReport {
   model: string;

@@ -1,5 +1,5 @@
 import type { ConfigIssue } from '../../core/errors.js';
-import { escapeHtml as x } from '../render/escape.js';
+import { escapeHtml as x } from '../../core/escape.js';
 import { COMMENT_COLUMN, scaleText, type RubricColumn } from './columns.js';
 import type { BlindExport } from './export.js';
 import type { ImportRow } from './import.js';

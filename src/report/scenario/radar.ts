@@ -1,4 +1,5 @@
-import { escapeHtml } from './escape.js';
+import { escapeHtml } from '../../core/escape.js';
+import { fixed } from '../format.js';
 
 /** Colour-blind-safe palette (Okabe & Ito 2008); series past the eighth reuse it. */
 const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'];
@@ -34,7 +35,7 @@ export function radarSvg(data: RadarData, size = 420): string {
   });
   series.forEach((s, k) => {
     const colour = PALETTE[k % PALETTE.length]!;
-    const title = `${s.model}: ${axes.map((a, i) => `${a} ${s.values[i] === null || s.values[i] === undefined ? 'n/a' : s.values[i]!.toFixed(3)}`).join(', ')}`;
+    const title = `${s.model}: ${axes.map((a, i) => `${a} ${fixed(s.values[i], 3, 'n/a')}`).join(', ')}`;
     parts.push(`<polygon points="${s.values.map((v, i) => pt(at(i, v ?? 0))).join(' ')}" fill="${colour}" fill-opacity="0.15" stroke="${colour}" stroke-width="2"><title>${escapeHtml(title)}</title></polygon>`);
   });
   // The legend goes below the chart, so any number of series leaves the spokes readable.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scenarioReportCommand, scenarioRunCommand, type ScenarioIO } from '../../cli/commands/scenario.js';
+import { scenarioReportCommand, scenarioRunCommand, type ScenarioIO } from './scenario.js';
 
 const SCENARIOS = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
 

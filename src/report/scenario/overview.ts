@@ -1,7 +1,9 @@
-import type { Estimate } from '../analysis/estimate.js';
-import type { ScenarioReport } from '../report.js';
-import { escapeHtml } from './escape.js';
-import { fmtEstimate, mdCell } from './markdown.js';
+import { escapeHtml } from '../../core/escape.js';
+import type { Estimate } from '../../scenarios/analysis/estimate.js';
+import type { ScenarioReport } from '../../scenarios/report.js';
+import { REPORT_CSP } from '../csp.js';
+import { cellText } from '../markdown-cell.js';
+import { fmtEstimate } from './markdown.js';
 
 /** One row of the cross-scenario overview: a model's weighted score and dimension means in one run. */
 export interface OverviewRow {
@@ -35,7 +37,7 @@ export function renderOverviewMarkdown(o: ScenarioOverview, each: (r: ScenarioRe
   const header = ['scenario', 'model', 'weighted score', ...o.dimensions];
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   const rows = o.rows.map(r => [
-    mdCell(r.scenario), mdCell(r.model + (r.isBaseline ? ' (baseline)' : '')), fmtEstimate(r.score),
+    cellText(r.scenario), cellText(r.model + (r.isBaseline ? ' (baseline)' : '')), fmtEstimate(r.score),
     ...o.dimensions.map(d => fmtEstimate(r.dimensions[d] ?? NA)),
   ]);
   return [
@@ -55,7 +57,7 @@ export function renderOverviewHtml(o: ScenarioOverview, each: (r: ScenarioReport
   const bodies = o.reports.map(r => /<body[^>]*>([\s\S]*)<\/body>/i.exec(each(r))?.[1] ?? '').map(b => `<section>${b}</section>`).join('<hr>');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
 <title>Scenario overview</title>
 <style>body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem}table{border-collapse:collapse}th,td{border:1px solid #d5d9e0;padding:.3rem .5rem;text-align:left}th{background:#f3f5f8}</style>
 </head><body>

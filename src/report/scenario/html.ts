@@ -1,6 +1,7 @@
-import type { Estimate } from '../analysis/estimate.js';
-import type { ScenarioReport } from '../report.js';
-import { escapeHtml as e } from './escape.js';
+import { escapeHtml as e } from '../../core/escape.js';
+import type { Estimate } from '../../scenarios/analysis/estimate.js';
+import type { ScenarioReport } from '../../scenarios/report.js';
+import { REPORT_CSP } from '../csp.js';
 import { dimensionLabel, fmtEstimate, num } from './markdown.js';
 import { radarSvg } from './radar.js';
 
@@ -19,8 +20,6 @@ function table(head: string[], rows: string[]): string {
 
 const est = (x: Estimate) => fmtEstimate(x);
 
-/** As the suite report: no script, no external resource; inline styles and data: images only. */
-export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 /**
  * The report as one self-contained HTML page: inline CSS and an inline SVG radar chart, no
@@ -87,7 +86,7 @@ export function renderScenarioHtml(r: ScenarioReport): string {
   }
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Scenario ${e(r.scenario)} - Paideia</title><style>${STYLE}</style></head>
 <body>${body.join('\n')}</body></html>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { scenarioReport, type ScenarioReport } from '../../scenarios/report.js';
+import { analysisRun } from '../../scenarios/testing/analysis-run.js';
 import { openStore } from '../../store/index.js';
-import { scenarioReport, type ScenarioReport } from '../report.js';
-import { analysisRun } from '../testing/analysis-run.js';
 import { renderScenarioHtml } from './html.js';
 import { renderScenarioReport } from './markdown.js';
 import { radarSvg } from './radar.js';
@@ -71,6 +71,8 @@ describe('report rendering', () => {
     };
     // Cells of a row: split on pipes that are not escaped, without the outer ones.
     const cells = (l: string) => l.replace(/\\\|/g, 'x').split('|').length - 2;
+    // The agreement row: tau-b 0.5 (p 0.2), ICC 0.4 [0.1, 0.8], as the constructed analysis says.
+    expect(renderScenarioReport(withHuman)).toContain('| panel | weighted score | 3 | 0.500 (0.2000) | 0.400 [0.100, 0.800] |');
     for (const r of [noAxes, base, withHuman]) {
       const lines = renderScenarioReport(r).split('\n');
       const tables: string[][] = [];

@@ -1,0 +1,18 @@
+/**
+ * Text for a Markdown table cell, in every report (suite and scenario). Model, judge, server and
+ * file text can hold Markdown: a link `[x](javascript:…)`, an image `![i](http://evil/x.png)`,
+ * code, emphasis, raw HTML, an entity or a pipe that ends the cell. Backslash, `[`, `]`, `(`, `)`,
+ * `!`, backticks, `*` and `_` are backslash-escaped (an `_` between two letters or digits cannot
+ * start emphasis and is left alone, so `tutor_accuracy` stays readable), `|` too; `&`, `<` and `>`
+ * become entities, and line breaks become spaces.
+ */
+export function cellText(s: string): string {
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/[[\]()!`*|]/g, c => `\\${c}`)
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\r?\n|\r/g, ' ');
+}
