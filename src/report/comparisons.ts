@@ -1,4 +1,4 @@
-import { pairedBootstrap } from '../stats/inference/bootstrap.js';
+import { compareModels, type ComparedModel } from '../stats/inference/compare-models.js';
 import type { ItemResult } from './aggregate.js';
 
 /** A paired comparison of two models on one test, over the items both answered. */
@@ -41,9 +41,9 @@ export interface ComparisonInput {
 /**
  * Pairwise comparisons per test: every pair of models under test, plus each of them against
  * `baseline:copy` when the run has it. Items are paired by version hash, so only items both models
- * answered count; the paired bootstrap resamples items jointly (seeded).
+ * answered count; the paired bootstrap resamples items jointly (seeded; stats' compareModels).
  */
-export function compareModels(o: ComparisonInput): Comparison[] {
+export function suiteComparisons(o: ComparisonInput): Comparison[] {
   const byModelTest = new Map<string, Map<string, number>>();
   for (const r of o.results) {
     if (r.value === null) continue;
@@ -58,30 +58,19 @@ export function compareModels(o: ComparisonInput): Comparison[] {
 
   const out: Comparison[] = [];
   for (const test of o.tests) {
-    for (const [a, b, kind] of pairs) {
-      const va = byModelTest.get(`${a}\u0000${test}`);
-      const vb = byModelTest.get(`${b}\u0000${test}`);
-      if (!va || !vb) continue;
-      const shared = [...va.keys()].filter(h => vb.has(h)).sort();
-      const xa = shared.map(h => va.get(h)!);
-      const xb = shared.map(h => vb.get(h)!);
-      let difference: number | null = null, low: number | null = null, high: number | null = null, pOneSided: number | null = null;
-      if (shared.length >= 2) {
-        const r = pairedBootstrap(xa, xb, { resamples: o.resamples, seed: o.seed, level: 0.95, method: 'percentile' });
-        ({ difference, low, high, pOneSided } = r);
-      } else if (shared.length === 1) {
-        difference = xa[0]! - xb[0]!;
-      }
-      const ia = o.interval(a, test);
-      const ib = o.interval(b, test);
-      const bounded = ia?.low != null && ia.high != null && ib?.low != null && ib.high != null;
-      const overlap = !bounded || Math.max(ia!.low!, ib!.low!) <= Math.min(ia!.high!, ib!.high!);
-      const row = o.language ? `${test} · ${o.language}` : test;
-      const warning = !bounded
-        ? `${a} or ${b} has no interval on ${row} (fewer than 2 scored items): this table does not show which is better`
-        : overlap ? `the intervals of ${a} and ${b} overlap: this table does not show which is better` : null;
-      out.push({ test, language: o.language ?? null, a, b, kind, n: shared.length, difference, low, high, pOneSided, intervalsOverlap: overlap, warning });
-    }
+    const present = pairs.filter(([a, b]) => byModelTest.has(`${a}\u0000${test}`) && byModelTest.has(`${b}\u0000${test}`));
+    const side = (model: string): ComparedModel => ({ name: model, values: byModelTest.get(`${model}\u0000${test}`)!, interval: o.interval(model, test) });
+    const compared = compareModels(present.map(([a, b]) => [side(a), side(b)] as const), { resamples: o.resamples, seed: o.seed });
+    const row = o.language ? `${test} · ${o.language}` : test;
+    compared.forEach((c, i) => {
+      const warning = !c.bothIntervals
+        ? `${c.a} or ${c.b} has no interval on ${row} (fewer than 2 scored items): this table does not show which is better`
+        : c.intervalsOverlap ? `the intervals of ${c.a} and ${c.b} overlap: this table does not show which is better` : null;
+      out.push({
+        test, language: o.language ?? null, a: c.a, b: c.b, kind: present[i]![2], n: c.n, difference: c.difference, low: c.low, high: c.high,
+        pOneSided: c.pOneSided, intervalsOverlap: c.intervalsOverlap, warning,
+      });
+    });
   }
   return out;
 }

@@ -3,7 +3,7 @@ import { latestCalls } from '../engine/trial-state.js';
 import { priceFor } from '../providers/pricing.js';
 import { groupValues, itemResults, type ItemResult } from './aggregate.js';
 import { clipJson, clipText, MAX_REPORT_TEXT, privateTextScrubber, stringsOf } from './clip.js';
-import { compareModels, type Comparison } from './comparisons.js';
+import { suiteComparisons, type Comparison } from './comparisons.js';
 import { explanationReport, type ExplanationReport } from './explanations.js';
 import { meanInterval } from '../stats/inference/mean-interval.js';
 
@@ -244,8 +244,8 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
   ].filter((x, i, all) => all.indexOf(x) === i);
   const cellFor = (model: string, test: string, language: string | null) => cells.find(c => c.model === model && c.test === test && c.language === language);
   const comparisons = [
-    ...compareModels({ tests: testNames, models, results, resamples, seed, interval: (model, test) => cellFor(model, test, null) }),
-    ...testNames.flatMap(test => splitLanguages(test).flatMap(language => compareModels({
+    ...suiteComparisons({ tests: testNames, models, results, resamples, seed, interval: (model, test) => cellFor(model, test, null) }),
+    ...testNames.flatMap(test => splitLanguages(test).flatMap(language => suiteComparisons({
       tests: [test], models, results: results.filter(r => r.test === test && r.item.language === language), resamples, seed, language,
       interval: (model, t) => cellFor(model, t, language),
     }))),

@@ -1,6 +1,6 @@
 import type { Score } from '../core/scorer.js';
 import type { Store } from '../core/store.js';
-import { pairedBootstrap } from '../stats/inference/bootstrap.js';
+import { compareModels, type ComparedModel } from '../stats/inference/compare-models.js';
 import { meanInterval } from '../stats/inference/mean-interval.js';
 import { SCENARIO_INTERVAL, type Estimate } from './analysis/estimate.js';
 import { analyseHumans, type HumanAnalysis } from './analysis/human.js';
@@ -120,34 +120,26 @@ export async function scenarioReport(store: Store, runId: string): Promise<Scena
     radar: { axes, series: reports.map(r => ({ model: r.model, values: axes.map(a => r.dimensions[a]?.mean ?? null) })) },
     judges: analyseJudges(data),
     human: analyseHumans(data),
-    comparisons: compareModels(reports, taskScores),
+    comparisons: scenarioComparisons(reports, taskScores),
   };
 }
 
-export function compareModels(reports: ScenarioModelReport[], taskScores: Map<string, Map<string, number>>): ScenarioComparison[] {
+/**
+ * Every pair of models under test on the tasks both were scored on (stats' compareModels), with a
+ * note in plain words: the overlap warning, or which model scores higher.
+ */
+export function scenarioComparisons(reports: ScenarioModelReport[], taskScores: Map<string, Map<string, number>>): ScenarioComparison[] {
   const contenders = reports.filter(r => !r.isBaseline);
-  const out: ScenarioComparison[] = [];
-  for (let i = 0; i < contenders.length; i++) {
-    for (let j = i + 1; j < contenders.length; j++) {
-      const a = contenders[i]!;
-      const b = contenders[j]!;
-      const sa = taskScores.get(a.model)!;
-      const sb = taskScores.get(b.model)!;
-      const shared = [...sa.keys()].filter(t => sb.has(t)).sort();
-      const overlap = a.score.low === null || b.score.low === null || a.score.high === null || b.score.high === null
-        || (a.score.low <= b.score.high && b.score.low <= a.score.high);
-      if (shared.length < 2) {
-        out.push({ a: a.model, b: b.model, n: shared.length, difference: null, low: null, high: null, overlap, note: 'fewer than two shared tasks: no comparison' });
-        continue;
-      }
-      const r = pairedBootstrap(shared.map(t => sa.get(t)!), shared.map(t => sb.get(t)!), { ...SCENARIO_INTERVAL, level: 0.95, method: 'percentile' });
-      out.push({
-        a: a.model, b: b.model, n: shared.length, difference: r.difference, low: r.low, high: r.high, overlap,
-        note: overlap
-          ? `the intervals of ${a.model} and ${b.model} overlap: this report does not show which is better`
-          : r.low > 0 ? `${a.model} scores higher on the shared tasks` : r.high < 0 ? `${b.model} scores higher on the shared tasks` : 'the paired difference includes 0',
-      });
-    }
-  }
-  return out;
+  const side = (r: ScenarioModelReport): ComparedModel => ({ name: r.model, values: taskScores.get(r.model)!, interval: r.score });
+  const pairs: Array<readonly [ComparedModel, ComparedModel]> = [];
+  for (let i = 0; i < contenders.length; i++) for (let j = i + 1; j < contenders.length; j++) pairs.push([side(contenders[i]!), side(contenders[j]!)]);
+  return compareModels(pairs, { ...SCENARIO_INTERVAL, level: 0.95 }).map(c => {
+    const overlap = c.intervalsOverlap;
+    // One shared task gives a difference but no interval: the scenario table shows no comparison then.
+    if (c.n < 2) return { a: c.a, b: c.b, n: c.n, difference: null, low: null, high: null, overlap, note: 'fewer than two shared tasks: no comparison' };
+    const note = overlap
+      ? `the intervals of ${c.a} and ${c.b} overlap: this report does not show which is better`
+      : c.low! > 0 ? `${c.a} scores higher on the shared tasks` : c.high! < 0 ? `${c.b} scores higher on the shared tasks` : 'the paired difference includes 0';
+    return { a: c.a, b: c.b, n: c.n, difference: c.difference, low: c.low, high: c.high, overlap, note };
+  });
 }

@@ -4,6 +4,7 @@ export {
   type BootstrapMethod, type BootstrapOptions, type BootstrapResult, type PairedBootstrapResult,
   type PairedStatistic, type SampleStatistic,
 } from './bootstrap.js';
+export { compareModels, type CompareModelsOptions, type ComparedModel, type ModelComparison } from './compare-models.js';
 export { meanInterval, type MeanInterval, type MeanIntervalOptions } from './mean-interval.js';
 export { pairedTTest, welchTTest, type TTestResult } from './ttest.js';
 export { wilsonInterval, type ProportionInterval } from './wilson.js';
