@@ -1,6 +1,6 @@
 import type { Score } from '../core/scorer.js';
 import type { Store } from '../core/store.js';
-import { compareModels, type ComparedModel } from '../stats/inference/compare-models.js';
+import { compareModels, type ComparedModel, type ModelComparison } from '../stats/inference/compare-models.js';
 import { meanInterval } from '../stats/inference/mean-interval.js';
 import { SCENARIO_INTERVAL, type Estimate } from './analysis/estimate.js';
 import { analyseHumans, type HumanAnalysis } from './analysis/human.js';
@@ -46,17 +46,8 @@ export interface ScenarioReport {
   comparisons: ScenarioComparison[];
 }
 
-export interface ScenarioComparison {
-  a: string;
-  b: string;
-  /** Tasks both models were scored on. */
-  n: number;
-  difference: number | null;
-  low: number | null;
-  high: number | null;
-  overlap: boolean;
-  note: string;
-}
+/** A compared pair (units are tasks), with whether the intervals overlap and a note in plain words. */
+export type ScenarioComparison = Pick<ModelComparison, 'a' | 'b' | 'n' | 'difference' | 'low' | 'high'> & { overlap: boolean; note: string };
 
 const METHOD: ScenarioReport['method'] = {
   unit: 'task', interval: 'percentile bootstrap', level: 0.95, resamples: SCENARIO_INTERVAL.resamples, seed: SCENARIO_INTERVAL.seed,
