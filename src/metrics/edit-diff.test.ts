@@ -13,6 +13,11 @@ describe('tokenize', () => {
     expect(tokenize("Tha mi a' dol").map(t => t.text)).toEqual(['Tha', 'mi', 'a', "'", 'dol']);
   });
 
+  it('keeps English contractions and possessives whole and splits off the final stop', () => {
+    expect(tokenize("Eva has shocked James's grandsons.").map(t => t.text)).toEqual(['Eva', 'has', 'shocked', "James's", 'grandsons', '.']);
+    expect(tokenize("Katherine can't help herself.").map(t => t.text)).toEqual(['Katherine', "can't", 'help', 'herself', '.']);
+  });
+
   it('keeps combining marks with their letter and gives offsets that slice back to each token', () => {
     const text = ' Ta\u0301  an mhadra\tmo\u0301r. ';
     const tokens = tokenize(text);

@@ -1,19 +1,6 @@
+import { editDiff, type Token } from '../../metrics/edit-diff.js';
+import { TUTOR_EDIT_NORMALIZE } from '../../scoring/tutor-edit/index.js';
 import type { BlimpRecord } from '../sources/blimp.js';
-
-/** A word or a single punctuation mark, with its character offsets in the sentence. */
-export interface Token {
-  text: string;
-  start: number;
-  end: number;
-}
-
-// A word keeps inner apostrophes and hyphens (can't, James's, well-known); any other non-space
-// character is a token of its own, so a final "." never sticks to the differing word.
-const TOKEN = /[\p{L}\p{N}]+(?:['\u2019-][\p{L}\p{N}]+)*|[^\s\p{L}\p{N}]/gu;
-
-export function tokenize(sentence: string): Token[] {
-  return [...sentence.matchAll(TOKEN)].map(m => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
-}
 
 /** One side of a span difference: the differing text and where it sits in its sentence. */
 export interface Side {
@@ -51,45 +38,35 @@ export const DIFF_FAILURE_TEXT: Record<DiffFailure, string> = {
 };
 
 /**
- * Word-level difference of a minimal pair: strip the common leading and trailing tokens; what is
- * left on each side is the span. If the two leftovers still share a token, the pair differs in
- * two or more places, which a single blank or a single correction cannot express.
+ * Word-level difference of a minimal pair, by the tokenizer and token comparison the tutor test's
+ * marking uses (metrics' editDiff with TUTOR_EDIT_NORMALIZE), so the span an item names is the edit
+ * marking looks for. One hunk is the span; two or more mean the pair differs in two or more places,
+ * which a single blank or a single correction cannot express.
  */
 export function diffSentences(good: string, bad: string): PairDiff {
-  const a = tokenize(good);
-  const b = tokenize(bad);
-  let head = 0;
-  while (head < a.length && head < b.length && a[head]!.text === b[head]!.text) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail]!.text === b[b.length - 1 - tail]!.text) tail++;
-  let aEnd = a.length - tail;
-  let bEnd = b.length - tail;
-  if (head === aEnd && head === bEnd) return { kind: 'identical' };
+  const { sourceTokens: a, targetTokens: b, changes } = editDiff(good, bad, { normalize: TUTOR_EDIT_NORMALIZE });
+  if (changes.length === 0) return { kind: 'identical' };
+  if (changes.length > 1) return { kind: 'not-contiguous' };
+  // Everything before the one hunk is equal, so it starts at the same token on both sides.
+  const hunk = changes[0]!;
+  let head = hunk.sourceStart;
+  let aEnd = hunk.sourceEnd;
+  let bEnd = hunk.targetEnd;
   let widened = false;
   if (head === aEnd || head === bEnd) {
     widened = true;
     if (head > 0) head--;
-    else if (tail > 0) {
+    else if (aEnd < a.length) {
       aEnd++;
       bEnd++;
     } else return { kind: 'identical' };
   }
-  const aMid = a.slice(head, aEnd).map(t => t.text);
-  const bMid = b.slice(head, bEnd).map(t => t.text);
-  if (!widened && sharesToken(aMid, bMid)) return { kind: 'not-contiguous' };
   const goodSide = side(good, a, head, aEnd);
   const badSide = side(bad, b, head, bEnd);
   const before = good.slice(0, goodSide.start);
   const after = good.slice(goodSide.end);
   if (bad.slice(0, badSide.start) !== before || bad.slice(badSide.end) !== after) return { kind: 'spacing-differs' };
   return { kind: 'span', good: goodSide, bad: badSide, before, after, widened };
-}
-
-// A shared token means a longest common subsequence of length >= 1: an unchanged word between
-// two changes, so the pair differs in two places.
-function sharesToken(a: string[], b: string[]): boolean {
-  const set = new Set(a);
-  return b.some(t => set.has(t));
 }
 
 function side(sentence: string, tokens: Token[], from: number, to: number): Side {

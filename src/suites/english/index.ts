@@ -5,7 +5,7 @@ import { tutorAccuracyBuilder } from './tutor-accuracy.js';
 
 export { DEFAULT_SELECTION, exclusionReason, topicLabel, type ParadigmSelection } from './paradigms.js';
 export { EXERCISE_INSTRUCTIONS, EXERCISE_L1S, type ExerciseL1 } from './instructions.js';
-export { diffRecord, diffSentences, tokenize, type PairDiff, type SpanDiff } from './diff.js';
+export { diffRecord, diffSentences, type PairDiff, type SpanDiff } from './diff.js';
 export { exercisesBuilder, BLANK } from './exercises.js';
 export { tutorAccuracyBuilder, type TutorAnswer } from './tutor-accuracy.js';
 
