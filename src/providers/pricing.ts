@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { ChatRequest, TokenUsage } from '../core/chat-model.js';
 import { ConfigError } from '../core/errors.js';
-import type { ModelSpec } from '../core/model-spec.js';
+import { parseModelSpec, type ModelSpec } from '../core/model-spec.js';
 import type { ModelPrice, PriceTable } from '../core/prices.js';
 import { estimateRequestTokens } from './shared/estimate-tokens.js';
 
@@ -64,11 +64,8 @@ export function loadPriceTable(file?: string): PriceTable {
  * rather than printing $0.
  */
 export function priceFor(table: PriceTable, spec: ModelSpec | string): ModelPrice | undefined {
-  const full = typeof spec === 'string' ? spec : spec.spec;
-  const sep = full.indexOf(':');
-  const provider = sep > 0 ? full.slice(0, sep) : '';
-  const model = sep > 0 ? full.slice(sep + 1) : full;
-  return table.models[full] ?? table.models[model] ?? (provider ? table.models[`${provider}:*`] : undefined);
+  const { spec: full, provider, model } = typeof spec === 'string' ? parseModelSpec(spec) : spec;
+  return table.models[full] ?? table.models[model] ?? table.models[`${provider}:*`];
 }
 
 /** USD for tokens actually used. */
