@@ -2,13 +2,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { scenarioReportCommand, scenarioRunCommand, type ScenarioIO } from '../cli/commands/scenario.js';
-import { openAIChatBody, startOpenAICompatibleServer, type FakeServer, type RecordedRequest } from '../providers/testing/fake-servers.js';
-import { loadScenario } from './load.js';
-import type { ScenarioReport } from './report.js';
-import { scenarioDir } from './testing/fixtures.js';
+import { openAIChatBody, startOpenAICompatibleServer, type FakeServer, type RecordedRequest } from '../../providers/testing/fake-servers.js';
+import { loadScenario } from '../../scenarios/load.js';
+import type { ScenarioReport } from '../../scenarios/report.js';
+import { scenarioDir } from '../../scenarios/testing/fixtures.js';
+import { scenarioReportCommand, scenarioRunCommand, type ScenarioIO } from './scenario.js';
 
-const SCENARIOS = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+const SCENARIOS = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
 const FILES = readdirSync(SCENARIOS).filter(f => f.endsWith('.yaml')).sort();
 const ELMES_PLUS = ['Creativity stimulation', 'Personalisation', 'Teaching method professionalism', 'Values integration'];
 

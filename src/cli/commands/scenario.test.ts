@@ -4,10 +4,10 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   registerScenario, scenarioExportCommand, scenarioImportCommand, scenarioReportCommand, scenarioRunCommand, scenarioSynthesizeCommand, scenarioValidateCommand, type ScenarioIO,
-} from '../cli/commands/scenario.js';
-import { draftJson, questionsJson } from './synthesis/testing.js';
-import { formatCsv, parseCsv } from './csv.js';
-import { LOOP_SCENARIO, scenarioDir } from './testing/fixtures.js';
+} from './scenario.js';
+import { formatCsv, parseCsv } from '../../scenarios/csv.js';
+import { draftJson, questionsJson } from '../../scenarios/synthesis/testing.js';
+import { LOOP_SCENARIO, scenarioDir } from '../../scenarios/testing/fixtures.js';
 
 function capture(env?: NodeJS.ProcessEnv): ScenarioIO & { out: string; err: string } {
   const io = { out: '', err: '', stdout: (t: string) => { io.out += t; }, stderr: (t: string) => { io.err += t; }, ...(env ? { env } : {}) };
