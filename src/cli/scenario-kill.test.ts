@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, startCli, waitFor } from '../cli/testing/run-cli.js';
+import { runCli, startCli, waitFor } from './testing/run-cli.js';
 import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
 
 const servers: FakeServer[] = [];
