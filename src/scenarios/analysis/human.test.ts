@@ -2,7 +2,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cronbachAlpha, icc } from '../../stats/agreement/index.js';
-import { kendallTauB } from '../../stats/correlation/index.js';
 import { openStore } from '../../store/index.js';
 import { importHumanScores } from '../blind/import.js';
 import type { BlindKey } from '../blind/export.js';
@@ -48,7 +47,10 @@ describe('judge-human agreement and expert reliability', () => {
     // By hand: pairs (1,2) C, (1,3) D, (1,4) tied in expert, (2,3) C, (2,4) C, (3,4) tied in panel:
     // tau-b = (3 - 1) / sqrt((3 + 1 + 1)(3 + 1 + 1)) = 0.4.
     expect(rowA.kendallTauB).toBeCloseTo(0.4, 12);
-    expect(rowA.kendallP).toBeCloseTo(kendallTauB(panelA, expertA).pValue, 12);
+    // p with ties (normal approximation, tie-corrected variance as scipy): one tied pair on each side,
+    // var = (4*3*13 - 2*1*9 - 2*1*9) / 18 + (2 * 2) / (2*4*3) = 120/18 + 1/6 = 41/6, z = 2 / sqrt(41/6),
+    // p = erfc(z / sqrt 2) = erfc(sqrt(12/41)) = 0.44421673013860674 (scipy.stats.kendalltau gives the same).
+    expect(rowA.kendallP).toBeCloseTo(0.44421673013860674, 12);
     const iccA = icc(panelA.map((p, i) => [p, expertA[i]!])).byType.ICC2;
     expect(rowA.icc).toBeCloseTo(iccA.icc, 12);
     expect(rowA.iccLow).toBeCloseTo(iccA.ciLow, 12);
@@ -58,16 +60,19 @@ describe('judge-human agreement and expert reliability', () => {
     expect(rowA.meanDeviation.n).toBe(4);
 
     // The weighted score is the mean of A and B here.
-    const panelS = [0.6, 0.75, 0.65, 0.65];
-    const expertB = [0.55, 0.85, 0.55, 0.55];
-    const expertS = expertA.map((a, i) => (a + expertB[i]!) / 2);
+    // Experts' weighted score (A + B) / 2: .6, .85, .5, .6 (B: .55, .85, .55, .55).
     const rowS = human.agreement.find(a => a.judge === 'panel' && a.dimension === null)!;
-    expect(rowS.kendallTauB).toBeCloseTo(kendallTauB(panelS, expertS).tau, 12);
-    expect(rowS.meanDeviation.mean).toBeCloseTo(panelS.reduce((s, p, i) => s + p - expertS[i]!, 0) / 4, 12);
+    // Pairs vs panel .6 .75 .65 .65: (1,2) C, (1,3) D, (1,4) tied in expert, (2,3) C, (2,4) C, (3,4) tied in panel:
+    // tau-b = (3 - 1) / sqrt(5 * 5) = 0.4.
+    expect(rowS.kendallTauB).toBeCloseTo(0.4, 12);
+    // Panel minus expert: 0, -.1, .15, .05; mean .1 / 4.
+    expect(rowS.meanDeviation.mean).toBeCloseTo(0.025, 12);
 
     // One judge alone: j_openai's A per dialogue is its repeat mean: .7, .9, .5, .5.
     const jo = human.agreement.find(a => a.judge === 'j_openai' && a.dimension === 'A')!;
-    expect(jo.kendallTauB).toBeCloseTo(kendallTauB([0.7, 0.9, 0.5, 0.5], expertA).tau, 12);
+    // Against experts' A .65 .85 .45 .65: (1,2) C, (1,3) C, (1,4) tied in expert, (2,3) C, (2,4) C, (3,4) tied in the judge:
+    // tau-b = 4 / sqrt(5 * 5) = 0.8.
+    expect(jo.kendallTauB).toBeCloseTo(0.8, 12);
     expect(jo.meanDeviation.mean).toBeCloseTo((0.05 + 0.05 + 0.05 - 0.15) / 4, 12);
     expect(human.agreement.map(a => `${a.judge}/${a.dimension}`)).toEqual(['panel/null', 'panel/A', 'panel/B', 'j_openai/null', 'j_openai/A', 'j_openai/B', 'j_anthropic/null', 'j_anthropic/A', 'j_anthropic/B']);
 
