@@ -9,6 +9,7 @@ import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
 import { commandHint } from '../hint.js';
 import { createProgress } from '../progress.js';
 import { printTerminalSummary } from '../terminal-summary.js';
+import { warnOffVendorPrices } from '../price-warnings.js';
 import { judgeExplanations, judgeSpecs, judgingConfig, loadJudgingConfig, saveJudgingConfig, type JudgingSummary } from '../../suites/judging/index.js';
 import { buildModels, scorers, tests } from '../wiring.js';
 
@@ -129,6 +130,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
       store, seed, maxAttempts, ...(f.baseUrl ? { baseURL: f.baseUrl } : {}), ...(f.script ? { scriptFile: f.script } : {}),
       ...(rpm ? { requestsPerMinute: rpm } : {}), ...(timeoutMs ? { timeoutMs } : {}),
     });
+    warnOffVendorPrices(stored?.config.models ?? specs, models, stored?.prices ?? prices);
     const { run, summary } = await runSuite({
       store, suites, models: specs, repeats, seed, params,
       ...(listFlag(f.tests) ? { tests: listFlag(f.tests)! } : {}), testDefinitions: tests, scorers,
