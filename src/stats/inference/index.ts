@@ -6,6 +6,7 @@ export {
 } from './bootstrap.js';
 export { pairedTTest, welchTTest, type TTestResult } from './ttest.js';
 export { wilsonInterval, type ProportionInterval } from './wilson.js';
+export { clopperPearsonInterval } from './clopper-pearson.js';
 export {
   fCdf, fQuantile, fSf, normalCdf, normalQuantile, normalSf, studentTCdf, studentTQuantile, studentTTwoSided,
 } from './distributions.js';
