@@ -10,7 +10,9 @@ import { registerModels } from './commands/models.js';
 import { registerRescore } from './commands/rescore.js';
 import { registerScenario } from './commands/scenario.js';
 import { EXIT_CODES as EXIT } from './exit-codes.js';
+import { endQuietlyOnClosedPipes } from './closed-pipe.js';
 
+endQuietlyOnClosedPipes();
 
 const program = new Command('paideia')
   .description('Measure how well large language models teach, and whether the scores track learning.')

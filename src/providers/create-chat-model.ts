@@ -5,6 +5,7 @@ import type { ModelSpec } from '../core/model-spec.js';
 import { createAnthropicModel } from './anthropic/index.js';
 import { BASELINE_NAMES, createBaselineModel } from './baseline/index.js';
 import { createOpenAICompatibleModel } from './openai-compatible/index.js';
+import { checkBaseUrl } from './shared/base-url.js';
 import { createReplayModel, type ReplayLookup } from './replay/index.js';
 import { createScriptModel, loadScriptFile } from './script/index.js';
 import type { FetchFunction } from './shared/post-json.js';
@@ -36,6 +37,7 @@ export interface CreateChatModelOptions {
  */
 export function createChatModel(spec: ModelSpec, options: CreateChatModelOptions = {}): ChatModel {
   const env = options.env ?? process.env;
+  checkSpecBaseUrl(spec, options, env);
   const io = { env, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) };
   switch (spec.provider) {
     case 'openai':
@@ -67,6 +69,17 @@ export function createChatModel(spec: ModelSpec, options: CreateChatModelOptions
       if (!options.replayLookup) throw specError(spec, `replay:${spec.model} needs a store to read the run from (option \`replayLookup\`)`);
       return createReplayModel({ runId: spec.model, lookup: options.replayLookup });
   }
+}
+
+/** A base URL that is not http(s) is bad input, named by where it came from (flag, variable or stored run). */
+function checkSpecBaseUrl(spec: ModelSpec, options: CreateChatModelOptions, env: Env): void {
+  const sources: Record<string, Array<[string, string | undefined]>> = {
+    openai: [['the stored endpoint', options.endpoint], ['--base-url', options.baseURL], ['OPENAI_BASE_URL', env.OPENAI_BASE_URL]],
+    ollama: [['the stored endpoint', options.endpoint], ['OLLAMA_BASE_URL', env.OLLAMA_BASE_URL]],
+    anthropic: [['the stored endpoint', options.endpoint], ['ANTHROPIC_BASE_URL', env.ANTHROPIC_BASE_URL]],
+  };
+  const [field, url] = (sources[spec.provider] ?? []).find(([, u]) => u) ?? [];
+  if (field && url) checkBaseUrl(url, field);
 }
 
 function specError(spec: ModelSpec, message: string): ConfigError {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
 import { parseModelSpec } from '../core/model-spec.js';
 import type { PriceTable } from '../core/prices.js';
-import { costOf, defaultPriceFile, estimateCost, loadPriceTable, priceFor } from './pricing.js';
+import { costOf, defaultPriceFile, estimateCost, loadPriceTable, priceFor, unpricedReason } from './pricing.js';
 
 const table: PriceTable = {
   source: 'test',
@@ -75,5 +75,59 @@ describe('price table', () => {
   it('loads a user file and records it as the source', () => {
     const file = tempFile(JSON.stringify({ date: '2025-06-01', models: { 'openai:m': { input: 1, output: 2 } } }));
     expect(loadPriceTable(file)).toEqual({ source: file, date: '2025-06-01', models: { 'openai:m': { input: 1, output: 2 } } });
+  });
+});
+
+describe('prices where the model is served', () => {
+  const shipped = loadPriceTable();
+
+  it('the built-in list prices apply at the vendor endpoint, not behind another base URL', () => {
+    expect(priceFor(shipped, 'openai:gpt-4.1-mini', { endpoint: 'https://api.openai.com/v1' })).toEqual(priceFor(shipped, 'openai:gpt-4.1-mini'));
+    expect(priceFor(shipped, 'anthropic:claude-sonnet-4', { endpoint: 'https://api.anthropic.com' })).toBeDefined();
+    expect(priceFor(shipped, 'openai:gpt-4.1-mini', { endpoint: 'http://127.0.0.1:8080/v1' })).toBeUndefined();
+    expect(priceFor(shipped, 'anthropic:claude-sonnet-4', { endpoint: 'https://openrouter.ai/api/v1' })).toBeUndefined();
+    // local Ollama makes no paid call wherever it runs; no endpoint given prices by name, as before
+    expect(priceFor(shipped, 'ollama:llama3.1:8b', { endpoint: 'http://10.0.0.5:11434/v1' })).toEqual({ input: 0, output: 0 });
+    expect(priceFor(shipped, 'openai:gpt-4.1-mini')).toBeDefined();
+  });
+
+  it('a table the user gave prices what it names at any endpoint', () => {
+    expect(priceFor(table, 'openai:gpt-4.1', { endpoint: 'http://127.0.0.1:8080/v1' })).toEqual({ input: 2, output: 8 });
+  });
+
+  it('says why a model has no price', () => {
+    expect(unpricedReason(shipped, 'openai:gpt-4.1-mini', { endpoint: 'http://127.0.0.1:8080/v1' }))
+      .toBe("openai:gpt-4.1-mini is served from http://127.0.0.1:8080/v1, not api.openai.com: the vendor's list price does not apply there; give --prices FILE naming openai:gpt-4.1-mini (OpenRouter's models list JSON is read as is)");
+    expect(unpricedReason(shipped, 'openai:my-finetune')).toBe('no price for openai:my-finetune in the built-in table; give --prices FILE naming it');
+    expect(unpricedReason(shipped, 'openai:gpt-4.1-mini')).toBeUndefined();
+  });
+});
+
+describe("OpenRouter's models list as a price table", () => {
+  const file = new URL('./__fixtures__/openrouter-models.json', import.meta.url).pathname;
+
+  it('reads USD per token strings as USD per million, keyed by the OpenRouter id; a negative (router) price stays unknown', () => {
+    const t = loadPriceTable(file);
+    expect(t.source).toBe(file);
+    expect(t.date).toMatch(/^\d{4}-\d\d-\d\d$/);
+    expect(t.models).toEqual({
+      'anthropic/claude-sonnet-4': { input: 3, output: 15 },
+      'openai/gpt-4.1-mini': { input: 0.4, output: 1.6 },
+      'meta-llama/llama-3.3-70b-instruct:free': { input: 0, output: 0 },
+    });
+    // a spec at OpenRouter's endpoint carries the id as its model
+    expect(priceFor(t, 'openai:anthropic/claude-sonnet-4', { endpoint: 'https://openrouter.ai/api/v1' })).toEqual({ input: 3, output: 15 });
+    expect(priceFor(t, 'openai:openrouter/auto')).toBeUndefined();
+  });
+
+  it('names the entry and field of a price that is not a number', () => {
+    const bad = tempFile(JSON.stringify({ data: [{ id: 'a/b', pricing: { prompt: '0.1', completion: '0.2' } }, { id: 'c/d', pricing: { prompt: 'free', completion: '0' } }, { id: 'e/f' }] }));
+    let error: unknown;
+    try { loadPriceTable(bad); } catch (e) { error = e; }
+    expect((error as ConfigError).issues.map(i => i.field)).toEqual(['data.2.pricing']);
+    const worse = tempFile(JSON.stringify({ data: [{ id: 'c/d', pricing: { prompt: 'free', completion: '' } }] }));
+    try { loadPriceTable(worse); } catch (e) { error = e; }
+    expect((error as ConfigError).issues.map(i => [i.file, i.field])).toEqual([[worse, 'data.0.pricing.prompt'], [worse, 'data.0.pricing.completion']]);
+    expect((error as Error).message).toContain('c/d: expected USD per token as a decimal string, got "free"');
   });
 });

@@ -1,6 +1,6 @@
 import type { CallRecord, Item, JsonValue, RunRecord, ScorerRef, Store, TestDefinition, Trial } from '../core/index.js';
 import { latestCalls } from '../engine/trial-state.js';
-import { priceFor } from '../providers/pricing.js';
+import { priceFor, unpricedReason } from '../providers/pricing.js';
 import { groupValues, itemResults, type ItemResult } from './aggregate.js';
 import { clipJson, clipText, MAX_REPORT_TEXT, privateTextScrubber, stringsOf } from './clip.js';
 import { suiteComparisons, type Comparison } from './comparisons.js';
@@ -91,6 +91,8 @@ export interface ModelInfo {
   isBaseline: boolean;
   /** Whether the run's price table prices this model (baselines always are); when not, its cost is unknown. */
   priced: boolean;
+  /** Why the model has no price: not in the table, or served from a base URL that is not its vendor's. */
+  unpricedReason: string | null;
   /** Cost of the model's own calls; null when unknown (no price), never a made-up $0. */
   costUsd: number | null;
   /** Cost divided by the summed item scores (a score of 1 is one correct answer); null when unknown or nothing was correct. */
@@ -148,7 +150,9 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
   const resamples = o.resamples ?? 2000;
   const seed = o.seed ?? run.config.seed;
   // A model without a price has an unknown cost, not a free one (its calls are stored at $0).
-  const unpricedModels = new Set(run.config.models.filter(m => m.provider !== 'baseline' && !priceFor(run.prices, m)).map(m => m.alias));
+  // A model served away from its vendor is not charged the vendor's list price (see priceFor).
+  const priceOptions = (alias: string) => ({ endpoint: run.config.endpoints?.[alias] });
+  const unpricedModels = new Set(run.config.models.filter(m => m.provider !== 'baseline' && !priceFor(run.prices, m, priceOptions(m.alias))).map(m => m.alias));
   const cell = (model: string, test: string, language: string | null, rs: ItemResult[], trialCount: number): Cell => {
     const values = rs.flatMap(r => (r.value === null ? [] : [r.value]));
     // n first, as the report's JSON has always listed it.
@@ -226,7 +230,8 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
     const costUsd = priced ? costByModel.get(m.alias) ?? 0 : null;
     const correct = mine.reduce((a, r) => a + (r.value ?? 0), 0);
     return {
-      alias: m.alias, spec: m.spec, isBaseline: m.provider === 'baseline', priced, costUsd,
+      alias: m.alias, spec: m.spec, isBaseline: m.provider === 'baseline', priced,
+      unpricedReason: priced ? null : unpricedReason(run.prices, m, priceOptions(m.alias)) ?? null, costUsd,
       costPerCorrect: costUsd !== null && correct > 0 ? costUsd / correct : null, failed: mine.reduce((a, r) => a + r.failed, 0),
     };
   });
@@ -257,7 +262,8 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
       name, description: o.tests.get(name)?.description ?? '', scorer: results.find(r => r.test === name && r.scorer)?.scorer,
     })),
     rows, cells, groups, failures, trialFailures, unpriced, explanations, comparisons,
-    totalCostUsd: calls.reduce((a, c) => a + c.costUsd, 0),
+    // An unpriced model's calls may carry a list price charged before the endpoint was known: left out.
+    totalCostUsd: calls.reduce((a, c) => a + (unpricedModels.has(aliasOf.get(c.trialId) ?? '') ? 0 : c.costUsd), 0),
     interval: { method: 'bootstrap-percentile', resamples, level: 0.95, seed },
   };
 }

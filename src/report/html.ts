@@ -100,8 +100,9 @@ export function renderHtml(d: ReportData): string {
   const charts = d.rows.map(r => `<figure><figcaption>${e(r.label)}</figcaption>${chart(r.label, d.models.map(m => ({ label: m.alias, cell: cellAt(d, m.alias, r), baseline: m.isBaseline })))}</figure>`).join('');
   const costs = d.models.map(m => `<tr><td>${e(m.alias)}${m.isBaseline ? ' <span class="tag">baseline</span>' : ''}</td><td>${e(m.spec)}</td><td>${m.priced ? usd(m.costUsd) : UNKNOWN}</td><td>${m.priced ? usd(m.costPerCorrect) : UNKNOWN}</td><td>${m.failed}</td></tr>`).join('');
   const judgeCost = d.explanations && d.explanations.judges.some(j => d.unpriced.includes(j.spec)) ? UNKNOWN : usd(d.explanations?.costUsd ?? null);
+  const reasons = d.models.filter(m => m.unpricedReason).map(m => `<li>${e(m.alias)}: ${e(m.unpricedReason!)}</li>`).join('');
   const unpricedNote = d.unpriced.length
-    ? `<p class="warn">No price in the run's price table for ${d.unpriced.map(s => `<code>${e(s)}</code>`).join(', ')}: the cost of these is unknown (not $0) and the run total leaves it out.</p>`
+    ? `<p class="warn">No price in the run's price table for ${d.unpriced.map(s => `<code>${e(s)}</code>`).join(', ')}: the cost of these is unknown (not $0) and the run total leaves it out.</p>${reasons ? `<ul class="warn">${reasons}</ul>` : ''}`
     : '';
   const modelPages = d.models.map(m => {
     const tests = d.tests.map(t => {

@@ -71,6 +71,8 @@ export function renderMarkdown(d: ReportData): string {
     ...explanations(d),
     '## Cost', '',
     ...(d.unpriced.length ? [`No price in the run's price table for ${d.unpriced.map(cellText).join(', ')}: their cost is unknown (not $0) and the run total leaves it out.`, ''] : []),
+    ...d.models.filter(m => m.unpricedReason).flatMap(m => [`- ${cellText(m.alias)}: ${cellText(m.unpricedReason!)}`]),
+    ...(d.models.some(m => m.unpricedReason) ? [''] : []),
     '| model | cost (USD) | per correct | failed |', '|---|---|---|---|',
     ...d.models.map(m => `| ${cellText(m.alias)} | ${m.priced ? num(m.costUsd, 4) : 'unknown'} | ${m.priced ? num(m.costPerCorrect, 5) : 'unknown'} | ${m.failed} |`),
     ...(d.explanations ? [`| judges | ${judgesUnpriced ? 'unknown' : num(d.explanations.costUsd, 4)} | – | – |`] : []),

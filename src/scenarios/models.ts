@@ -9,6 +9,7 @@ import { createAnthropicModel } from '../providers/anthropic/index.js';
 import { createChatModel } from '../providers/create-chat-model.js';
 import { retryMiddleware, wrapChatModel } from '../providers/middleware/index.js';
 import { createOpenAICompatibleModel } from '../providers/openai-compatible/index.js';
+import { baseUrlProblem } from '../providers/shared/base-url.js';
 import type { FetchFunction } from '../providers/shared/post-json.js';
 import type { ModelConfigInput } from './schema.js';
 import type { ScenarioGlobals, ScenarioModel } from './types.js';
@@ -90,6 +91,8 @@ export function paramsFromKargs(kargs: Record<string, unknown> | null | undefine
 /** kargs keys that look like credentials: they would be sent in request bodies, which are stored. */
 export const SECRET_KEY = /(^|[_-])(api[_-]?key|key|token|secret|password|authorization)$/i;
 
+const BASE_URL_VARIABLE: Record<string, string> = { openai: 'OPENAI_BASE_URL', anthropic: 'ANTHROPIC_BASE_URL', ollama: 'OLLAMA_BASE_URL' };
+
 /** One `models.<alias>` entry, resolved: env substituted, the override applied, the script found. */
 export function resolveModel(
   alias: string,
@@ -116,6 +119,8 @@ export function resolveModel(
   if (sameEndpoint) {
     const base = config.api_base ?? config.base_url;
     if (base) model.apiBase = substituteEnv(base, o.env, path(config.api_base ? 'api_base' : 'base_url'), o.source, o.issues);
+    const problem = model.apiBase ? baseUrlProblem(model.apiBase) : undefined;
+    if (problem) o.issues.push(o.source.issue(path(config.api_base ? 'api_base' : 'base_url'), problem));
     if (config.api_key) model.apiKey = substituteEnv(config.api_key, o.env, path('api_key'), o.source, o.issues);
   } else {
     model.params = {};
@@ -123,8 +128,11 @@ export function resolveModel(
   // An endpoint from the environment is as much part of the model's identity as one in the file:
   // the same model name at two endpoints is two models, and a resume must not go elsewhere.
   if (!model.apiBase) {
-    const fromEnv = { openai: o.env.OPENAI_BASE_URL, anthropic: o.env.ANTHROPIC_BASE_URL, ollama: o.env.OLLAMA_BASE_URL }[provider as string];
+    const variable = BASE_URL_VARIABLE[provider as string];
+    const fromEnv = variable ? o.env[variable] : undefined;
     if (fromEnv) model.apiBase = fromEnv;
+    const problem = fromEnv ? baseUrlProblem(fromEnv) : undefined;
+    if (problem) o.issues.push(o.source.issue(['models', alias], `${variable}: ${problem}`));
   }
   if (provider === 'baseline' && name === 'script') {
     const file = config.script !== undefined && sameEndpoint ? resolve(o.baseDir, config.script) : o.scriptFile;

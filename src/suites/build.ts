@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ItemSchema, type Item } from '../core/item.js';
 import type { BuildContext, Shortfall, TestBuilder } from './builder.js';
+import { auditMarkdown, auditOf, checkAuditIds, type AuditRecord, type TestAudit } from './audit.js';
 import { englishBuilders } from './english/index.js';
 import { irishBuilders } from './irish/index.js';
 import { KNOWN_CREDITS, attributionMarkdown, methodologyMarkdown, type SourceCredit } from './methodology.js';
@@ -27,6 +28,8 @@ export interface BuildSuitesOptions {
   builders?: readonly TestBuilder[];
   /** Credits for datasets beyond those in KNOWN_CREDITS (a user's own sources). */
   credits?: readonly SourceCredit[];
+  /** People's checks of built items (`loadAudit`): each test's report gives its flagged share with an exact interval. */
+  audit?: readonly AuditRecord[];
 }
 
 /** What the build report says about one test. Counts are objects with sorted keys, so the JSON is stable. */
@@ -44,6 +47,8 @@ export interface TestReport {
   strata?: StratumCount[];
   exclusions?: Record<string, number>;
   shortfalls: Shortfall[];
+  /** Present when some of the test's items were audited. */
+  audit?: TestAudit;
 }
 
 export interface SuiteReport {
@@ -142,6 +147,7 @@ export function buildReportMarkdown(report: SuiteReport): string {
       lines.push('', 'Left out before sampling:', '');
       for (const [reason, n] of excl) lines.push(`- ${n} ${reason}`);
     }
+    if (t.audit) lines.push('', auditMarkdown(t.audit));
     lines.push('', t.shortfalls.length ? 'Shortfalls:' : 'Shortfalls: none.');
     if (t.shortfalls.length) {
       lines.push('');
@@ -171,6 +177,8 @@ export async function buildSuites(options: BuildSuitesOptions = {}): Promise<Bui
   const suites = [...new Set(builders.map(b => b.suite))];
   const files: string[] = [];
   const reports: SuiteReport[] = [];
+  const builtIds: string[] = [];
+  const writes: Array<() => void> = [];
   for (const suite of suites) {
     const suiteBuilders = builders.filter(b => b.suite === suite);
     const built: Array<{ builder: TestBuilder; items: Item[]; report: TestReport }> = [];
@@ -198,8 +206,19 @@ export async function buildSuites(options: BuildSuitesOptions = {}): Promise<Bui
         ...(result.exclusions ? { exclusions: result.exclusions } : {}),
         shortfalls,
       };
+      const audit = auditOf(items, options.audit ?? []);
+      if (audit) report.audit = audit;
       built.push({ builder, items, report });
     }
+    builtIds.push(...built.flatMap(b => b.items.map(i => i.id)));
+    // Nothing is written before every audited id is known to be built.
+    writes.push(() => writeSuite(suite, suiteBuilders, built));
+  }
+  checkAuditIds(options.audit ?? [], new Set(builtIds));
+  for (const w of writes) w();
+  return { suites: reports, files };
+
+  function writeSuite(suite: string, suiteBuilders: TestBuilder[], built: Array<{ builder: TestBuilder; items: Item[]; report: TestReport }>): void {
     for (const { builder, items } of built) {
       write(join(privateDir, suite, `${builder.test}.jsonl`), jsonl(items), files);
       write(join(samplesDir, suite, `${builder.test}.jsonl`), jsonl(items.filter(i => i.visibility === 'public')), files);
@@ -212,7 +231,6 @@ export async function buildSuites(options: BuildSuitesOptions = {}): Promise<Bui
     write(join(reportsDir, suite, 'build-report.md'), buildReportMarkdown(suiteReport), files);
     write(join(reportsDir, suite, 'METHODOLOGY.md'), methodologyMarkdown(suite, suiteBuilders, allItems, seed), files);
   }
-  return { suites: reports, files };
 }
 
 /** One paragraph per test, for `paideia suites build --help`. */

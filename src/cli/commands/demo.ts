@@ -28,8 +28,8 @@ export function registerDemo(program: Command): void {
       process.stdout.write(`report: ${out}\n`);
       process.stdout.write([
         '',
-        'Next: point it at a real model, e.g.',
-        `  OPENAI_API_KEY=... npx paideia run ${samples} --model openai:gpt-4.1-mini --model baseline:gold --cost-cap 1`,
+        'Next: point it at a real model, e.g. (with OPENAI_API_KEY set)',
+        `  npx paideia run ${samples} --model openai:gpt-4.1-mini --model baseline:gold --cost-cap 1`,
         `  npx paideia run ${samples} --model ollama:llama3.1:8b          # local Ollama`,
         `  npx paideia run ${samples} --model openai:my-model --base-url http://127.0.0.1:8080/v1   # llama.cpp, vLLM, LM Studio`,
         '',

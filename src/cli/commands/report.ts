@@ -1,23 +1,36 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
-import { writeReport, type ReportFormat } from '../../report/index.js';
+import { buildReportData, onlyModel, renderReport, type ReportFormat } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
+import { commandHint } from '../hint.js';
 import { tests } from '../wiring.js';
+
+interface ReportFlags { format: string; out?: string; store: string; model?: string }
 
 export function registerReport(program: Command): void {
   program.command('report')
     .description('write the report of a stored run (no model is called)')
     .argument('<run-id>')
     .option('--format <format>', 'html, md or json', 'html')
-    .option('-o, --out <file>', 'output file (default .paideia/reports/<run-id>.<ext>)')
+    .option('-o, --out <file>', 'output file, or - for stdout (default .paideia/reports/<run-id>.<ext>)')
+    .option('--model <alias>', 'the page of one model: its scores, groups, failure examples and failed trials')
     .option('--store <url>', 'store URL', DEFAULT_STORE_URL)
-    .action(async (runId: string, f: { format: string; out?: string; store: string }) => {
+    .action(async (runId: string, f: ReportFlags) => {
       if (!['html', 'md', 'json'].includes(f.format)) throw new ConfigError([{ field: '--format', message: `expected html, md or json, got "${f.format}"` }]);
       const store = await openStore(f.store, { mustExist: true });
       try {
-        if (!(await store.getRun(runId))) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with: paideia runs` }]);
-        const out = f.out ?? `.paideia/reports/${runId}.${f.format}`;
-        await writeReport(store, runId, { format: f.format as ReportFormat, out, tests });
+        if (!(await store.getRun(runId))) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}` }]);
+        const all = await buildReportData(store, runId, { tests });
+        const text = renderReport(f.model === undefined ? all : onlyModel(all, f.model), f.format as ReportFormat);
+        if (f.out === '-') {
+          process.stdout.write(text);
+          return;
+        }
+        const out = f.out ?? `.paideia/reports/${runId}${f.model === undefined ? '' : `.${f.model.replace(/[^\w.-]+/g, '_')}`}.${f.format}`;
+        mkdirSync(dirname(out), { recursive: true });
+        writeFileSync(out, text);
         process.stdout.write(`${out}\n`);
       } finally {
         await store.close();

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import type { Command } from 'commander';
 import { ConfigError, parseModelSpec, type ChatParams } from '../../core/index.js';
 import { runSuite } from '../../engine/run-suite.js';
@@ -7,7 +6,10 @@ import { writeReport } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
+import { commandHint } from '../hint.js';
 import { createProgress } from '../progress.js';
+import { printTerminalSummary } from '../terminal-summary.js';
+import { warnOffVendorPrices } from '../price-warnings.js';
 import { judgeExplanations, judgeSpecs, judgingConfig, loadJudgingConfig, saveJudgingConfig, type JudgingSummary } from '../../suites/judging/index.js';
 import { buildModels, scorers, tests } from '../wiring.js';
 
@@ -60,7 +62,7 @@ export function addRunFlags(cmd: Command): Command {
     .option('--script <file>', 'script of turns for baseline:script')
     .option('--max-attempts <n>', 'attempts per call, first try included', '5')
     .option('--timeout <ms>', 'per-attempt timeout of a model call in milliseconds')
-    .option('--store <url>', 'sqlite:<path> (embedded default) or postgres://...', DEFAULT_STORE_URL)
+    .option('--store <url>', `store URL: sqlite:<path> (default ${DEFAULT_STORE_URL})`, DEFAULT_STORE_URL)
     .option('--report <file>', 'also write the HTML report here')
     .option('--judge <alias=spec>', 'judge of tutor_accuracy explanations; give exactly two, of different model families (e.g. a=openai:gpt-4.1 b=anthropic:claude-sonnet-4)', collect)
     .option('--judge-family <alias=family>', 'set the family of a judge or model whose name the family table gets wrong (repeatable)', collect)
@@ -100,12 +102,9 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
   const prices = loadPriceTable(f.prices);
   const store = await openStore(f.store);
   const controller = new AbortController();
-  // Every call in flight listens to this signal; dozens at once is expected, not a leak.
-  setMaxListeners(0, controller.signal);
   // First Ctrl-C: start nothing new, let the calls in flight finish and be stored (they are paid
   // for). A second one, or SIGTERM, aborts them; either way everything stored is resumable.
   const drain = new AbortController();
-  setMaxListeners(0, drain.signal);
   const onSigint = () => {
     if (drain.signal.aborted) return controller.abort();
     drain.abort();
@@ -131,6 +130,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
       store, seed, maxAttempts, ...(f.baseUrl ? { baseURL: f.baseUrl } : {}), ...(f.script ? { scriptFile: f.script } : {}),
       ...(rpm ? { requestsPerMinute: rpm } : {}), ...(timeoutMs ? { timeoutMs } : {}),
     });
+    warnOffVendorPrices(stored?.config.models ?? specs, models, stored?.prices ?? prices);
     const { run, summary } = await runSuite({
       store, suites, models: specs, repeats, seed, params,
       ...(listFlag(f.tests) ? { tests: listFlag(f.tests)! } : {}), testDefinitions: tests, scorers,
@@ -160,19 +160,22 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
       });
       const c = judged.counts;
       process.stderr.write(`explanations (judges ${judging.judges.map(j => j.alias).join(', ')}): ${c.judged} judged (${judged.passed} passed), ${c['not-applicable']} not applicable, ${c['no-explanation']} without explanation, ${c.unscored} unscored, ${c.pending} pending; ${judged.calls} judge call(s), $${judged.spentUsd.toFixed(4)}\n`);
-      if (c.unscored) process.stderr.write(`${c.unscored} explanation(s) unscored (judge failures, not counted as wrong); ask again with: paideia run --resume ${run.id} --retry-errors\n`);
+      if (c.unscored) process.stderr.write(`${c.unscored} explanation(s) unscored (judge failures, not counted as wrong); ask again with: ${commandHint(['run', '--resume', run.id, '--retry-errors'], store.url)}\n`);
     }
+    await printTerminalSummary(store, run.id);
     if (f.report) {
       await writeReport(store, run.id, { format: 'html', out: f.report, tests });
       process.stderr.write(`report: ${f.report}\n`);
     }
     if (summary.stoppedBy || summary.pending > 0 || judged?.stoppedBy) {
       const capped = summary.stoppedBy === 'cost-cap' || judged?.stoppedBy === 'cost-cap';
-      process.stderr.write(`resume with: paideia run --resume ${run.id} --store ${store.url}${capped ? ' --cost-cap <higher>' : ''}\n`);
+      // A pasted hint must run as printed: a concrete higher cap, not a placeholder the shell misreads.
+      const cap = capped && costCapUsd !== undefined ? ['--cost-cap', String(Math.max(costCapUsd * 2, 1))] : [];
+      process.stderr.write(`resume with: ${commandHint(['run', '--resume', run.id, ...cap], store.url)}\n`);
       return { runId: run.id, exitCode: EXIT_CODES.stopped };
     }
     if (summary.failed > 0) {
-      process.stderr.write(`${summary.failed} trial(s) failed (provider errors, not scored as wrong); retry them with: paideia run --resume ${run.id} --retry-errors\n`);
+      process.stderr.write(`${summary.failed} trial(s) failed (provider errors, not scored as wrong); retry them with: ${commandHint(['run', '--resume', run.id, '--retry-errors'], store.url)}\n`);
       return { runId: run.id, exitCode: EXIT_CODES.trialsFailed };
     }
     return { runId: run.id, exitCode: EXIT_CODES.ok };

@@ -1,17 +1,19 @@
 import type { Command } from 'commander';
+import { ConfigError } from '../../core/index.js';
+import { renderRunsTable, summarizeRuns } from '../../report/runs-summary.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 
 export function registerRuns(program: Command): void {
   program.command('runs')
-    .description('list stored runs')
+    .description('list stored runs: status, models, trials, failures, cost and date, newest first')
+    .option('--format <format>', 'table or json', 'table')
     .option('--store <url>', 'store URL', DEFAULT_STORE_URL)
-    .action(async (f: { store: string }) => {
+    .action(async (f: { store: string; format: string }) => {
+      if (f.format !== 'table' && f.format !== 'json') throw new ConfigError([{ field: '--format', message: `expected table or json, got "${f.format}"` }]);
       const store = await openStore(f.store, { mustExist: true });
       try {
-        for (const r of await store.listRuns()) {
-          const models = r.config.models.map(m => m.alias).join(',');
-          process.stdout.write(`${r.id}\t${r.status}\t${r.createdAt}\t${r.config.itemHashes.length} items\t${models}${r.note ? `\t${r.note}` : ''}\n`);
-        }
+        const runs = await summarizeRuns(store);
+        process.stdout.write(f.format === 'json' ? `${JSON.stringify(runs, null, 2)}\n` : renderRunsTable(runs));
       } finally {
         await store.close();
       }

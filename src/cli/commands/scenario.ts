@@ -7,6 +7,7 @@ import { renderOverviewHtml, renderOverviewMarkdown, renderScenarioHtml, renderS
 import { loadScenario, runScenario, scenarioJsonSchema, scenarioReport, scenarioRunId, type ScenarioEvent } from '../../scenarios/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { commandHint } from '../hint.js';
 import { numberFlag, positiveInt } from '../options.js';
 import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
 import { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
@@ -76,11 +77,12 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
       }
       if (summary.stoppedBy || summary.pending > 0 || (j?.pending ?? 0) > 0) {
         if (summary.stoppedBy === 'cost-cap') io.stderr(`stopped: the next call could pass the cost cap of $${costCapUsd}; everything done so far is stored\n`);
-        io.stderr(`resume with: paideia scenario run ${file} --resume --store ${store.url}${summary.stoppedBy === 'cost-cap' ? ' --cost-cap <higher>' : ''}\n`);
+        const cap = summary.stoppedBy === 'cost-cap' ? ['--cost-cap', String(Math.max((costCapUsd ?? 0) * 2, 1))] : [];
+        io.stderr(`resume with: ${commandHint([...sameScenarioRun(file, f), '--resume', ...cap], store.url)}\n`);
         return EXIT_CODES.stopped;
       }
       if (summary.failed > 0 || (j?.errors ?? 0) > 0) {
-        io.stderr(`some dialogues or judge calls failed (provider errors, not scored as wrong); retry with --resume --retry-errors\n`);
+        io.stderr(`some dialogues or judge calls failed (provider errors, not scored as wrong); retry them with: ${commandHint([...sameScenarioRun(file, f), '--resume', '--retry-errors'], store.url)}\n`);
         return EXIT_CODES.trialsFailed;
       }
       return EXIT_CODES.ok;
@@ -89,6 +91,14 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
     }
   });
   return { ...(runId ? { runId } : {}), exitCode };
+}
+
+/** The flags that decide which stored run a scenario run is (its id hashes them), for hints. */
+function sameScenarioRun(file: string, f: ScenarioRunFlags): string[] {
+  return [
+    'scenario', 'run', file, ...(f.model ?? []).flatMap(m => ['-m', m]), ...(f.repeats ? ['--repeats', f.repeats] : []),
+    ...(f.script ? ['--script', f.script] : []), ...(f.prices ? ['--prices', f.prices] : []), ...(f.judge ? [] : ['--no-judge']),
+  ];
 }
 
 function progress(io: ScenarioIO): (e: ScenarioEvent) => void {

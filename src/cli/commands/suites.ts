@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
 import { buildSuites, describeBuilders } from '../../suites/build.js';
+import { loadAudit } from '../../suites/audit.js';
 import { loadBuildConfig } from '../../suites/build-config.js';
 import { itemFiles, loadItems } from '../../suites/load.js';
 import { numberFlag, positiveInt } from '../options.js';
@@ -18,10 +19,12 @@ export function registerSuites(program: Command): void {
     .option('--samples <dir>', 'where the 20 public sample items per test, attributions and build reports go', 'data/samples')
     .option('--seed <n>', 'seed of every sampling choice', '20261129')
     .option('--per-test <n>', 'items to aim for in each full test set', '200')
+    .option('--audit <file>', 'JSONL of checked items, one {"id", "flagged", "reason"?, "by"?} per line: each test\'s build report gives the flagged share with a Clopper-Pearson interval')
     .option('--config <file>', 'YAML/JSON naming which builders run over which source folders (another language, your own files) and their credits; see docs/suites.md')
-    .action(async (f: { sources: string; private: string; samples: string; seed: string; perTest: string; config?: string }) => {
+    .action(async (f: { sources: string; private: string; samples: string; seed: string; perTest: string; config?: string; audit?: string }) => {
       const custom = f.config ? loadBuildConfig(f.config) : undefined;
       const report = await buildSuites({
+        ...(f.audit ? { audit: loadAudit(f.audit) } : {}),
         ...(custom ? { builders: custom.builders, credits: custom.credits } : {}),
         sourcesDir: f.sources, privateDir: f.private, samplesDir: f.samples,
         seed: numberFlag('--seed', f.seed, n => Number.isInteger(n) && n >= 0, 'a whole number >= 0')!,

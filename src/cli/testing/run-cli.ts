@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const CLI_ENTRY = fileURLToPath(new URL('../main.ts', import.meta.url));
 // Resolved from here, not from the child's working folder (tests run it in empty temp folders).
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+export const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 export interface CliResult {
   code: number | null;

@@ -31,6 +31,7 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
   const env = settings.env ?? process.env;
   // An empty variable counts as unset (shells and CI often export them empty).
   const baseURL = (settings.baseURL || env.ANTHROPIC_BASE_URL || DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, '');
+  const endpoint = publicEndpoint(baseURL, settings.baseURL ? 'baseURL' : 'ANTHROPIC_BASE_URL');
   const apiKey = settings.apiKey || env.ANTHROPIC_API_KEY || undefined;
   // Anthropic's own API always needs a key: say so before the first call rather than fail every trial.
   if (!apiKey && baseURL === DEFAULT_ANTHROPIC_BASE_URL) {
@@ -52,7 +53,7 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
     provider: 'anthropic',
     modelId: settings.model,
     isBaseline: false,
-    endpoint: publicEndpoint(baseURL),
+    endpoint,
     generate: async function generateAnthropic(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
       const { body, warnings } = toAnthropicBody(settings.model, request, defaultMaxTokens);
       const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint });

@@ -1,4 +1,5 @@
 import type { ChatResult } from '../../core/chat-model.js';
+import { onAbort } from '../shared/on-abort.js';
 import { abortedWhileWaiting } from './sleep.js';
 import type { ChatModelMiddleware } from './wrap.js';
 
@@ -15,17 +16,16 @@ export function concurrencyMiddleware(settings: { limit: number }): ChatModelMid
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
+      const grant = () => {
+        stopWaiting();
+        resolve();
+      };
+      const stopWaiting = onAbort(signal, () => {
         const i = waiting.indexOf(grant);
         if (i >= 0) waiting.splice(i, 1);
         reject(abortedWhileWaiting(signal?.reason));
-      };
-      const grant = () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
+      });
       waiting.push(grant);
-      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

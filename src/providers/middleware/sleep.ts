@@ -1,4 +1,5 @@
 import { ProviderCallError } from '../../core/errors.js';
+import { onAbort } from '../shared/on-abort.js';
 
 /** Waits `ms`, or rejects with a ProviderCallError of kind `aborted` as soon as `signal` fires. */
 export type SleepFunction = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -7,14 +8,13 @@ export const sleep: SleepFunction = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(abortedWhileWaiting(signal.reason));
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      stopWaiting();
       resolve();
     }, ms);
-    const onAbort = () => {
+    const stopWaiting = onAbort(signal, () => {
       clearTimeout(timer);
       reject(abortedWhileWaiting(signal?.reason));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    });
   });
 
 export function abortedWhileWaiting(cause?: unknown): ProviderCallError {

@@ -41,6 +41,8 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
   const apiKeyEnv = settings.apiKeyEnv ?? 'OPENAI_API_KEY';
   // An empty variable counts as unset (shells and CI often export them empty).
   const baseURL = (settings.baseURL || env.OPENAI_BASE_URL || DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
+  // Checked before anything else: a base URL that cannot be called is bad input, not 174 retries.
+  const endpoint = publicEndpoint(baseURL, settings.baseURL ? 'baseURL' : 'OPENAI_BASE_URL');
   const apiKey = settings.apiKey || env[apiKeyEnv] || undefined;
   const provider = settings.provider ?? 'openai';
   // OpenAI itself always needs a key: say so before the first call rather than fail every trial.
@@ -62,7 +64,7 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
     provider,
     modelId: settings.model,
     isBaseline: false,
-    endpoint: publicEndpoint(baseURL),
+    endpoint,
     generate: async function generateOpenAICompatible(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
       const { body, warnings } = toOpenAIBody(settings.model, request, provider);
       const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint });

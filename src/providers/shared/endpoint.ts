@@ -1,15 +1,10 @@
-import { ConfigError } from '../../core/errors.js';
+import { checkBaseUrl } from './base-url.js';
 
 /**
  * A base URL as it may be stored and shown: no user, password, query or fragment (keys sometimes
- * travel there), no trailing slash.
+ * travel there), no trailing slash. A URL that is not http(s) is a ConfigError naming `field`.
  */
-export function publicEndpoint(baseURL: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseURL);
-  } catch {
-    throw new ConfigError([{ field: '--base-url', message: `"${baseURL}" is not a URL; expected e.g. http://127.0.0.1:8080/v1` }]);
-  }
+export function publicEndpoint(baseURL: string, field = '--base-url'): string {
+  const url = new URL(checkBaseUrl(baseURL, field));
   return `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/, '');
 }

@@ -1,5 +1,6 @@
 import { ProviderCallError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
+import { onAbort } from './on-abort.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /** The part of a fetch Response the providers read; the global `Response` has it. */
@@ -50,8 +51,7 @@ export async function postJson(args: PostJsonArgs): Promise<JsonObject> {
     timedOut = true;
     controller.abort(new Error(`timed out after ${args.timeoutMs} ms`));
   }, args.timeoutMs);
-  const onCallerAbort = () => controller.abort(callerSignal!.reason);
-  callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  const stopWaiting = onAbort(callerSignal, () => controller.abort(callerSignal!.reason));
 
   let response: FetchResponse;
   let text: string;
@@ -84,7 +84,7 @@ export async function postJson(args: PostJsonArgs): Promise<JsonObject> {
     });
   } finally {
     clearTimeout(timer);
-    callerSignal?.removeEventListener('abort', onCallerAbort);
+    stopWaiting();
   }
 
   if (!response.ok) throw httpError(args, response.status, response.headers, text);

@@ -8,6 +8,7 @@ export { compareModels, type CompareModelsOptions, type ComparedModel, type Mode
 export { meanInterval, type MeanInterval, type MeanIntervalOptions } from './mean-interval.js';
 export { pairedTTest, welchTTest, type TTestResult } from './ttest.js';
 export { wilsonInterval, type ProportionInterval } from './wilson.js';
+export { clopperPearsonInterval } from './clopper-pearson.js';
 export {
   fCdf, fQuantile, fSf, normalCdf, normalQuantile, normalSf, studentTCdf, studentTQuantile, studentTTwoSided,
 } from './distributions.js';

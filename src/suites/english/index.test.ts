@@ -184,6 +184,19 @@ describe('tutor_accuracy', () => {
     }
   });
 
+  it("carry the learner's L1, within one item of even inside every paradigm, and the same L1 in a smaller build", async () => {
+    const byL1 = countBy(tutorResult.items, i => i.l1 ?? 'none');
+    expect([...byL1.keys()].sort()).toEqual(['es', 'ja', 'pt', 'vi']);
+    // one paradigm's odd items fall on a seeded L1, so the totals differ by at most one per paradigm
+    expect(spread(byL1)).toBeLessThanOrEqual(Math.ceil(countBy(tutorResult.items, i => i.topic!).size / 2));
+    for (const [topic] of countBy(tutorResult.items, i => i.topic!)) {
+      expect(spread(countBy(tutorResult.items.filter(i => i.topic === topic), i => i.l1!)), topic).toBeLessThanOrEqual(1);
+    }
+    const small = await build(tutor, { targetPerTest: 40 });
+    const l1Of = new Map(tutorResult.items.map(i => [i.id, i.l1]));
+    for (const item of small.items) expect(item.l1, item.id).toBe(l1Of.get(item.id));
+  });
+
   it('never uses one pair both with and without an error', () => {
     const pairs = tutorResult.items.map(i => `${i.topic}:${recordOf(i).pairID}`);
     expect(new Set(pairs).size).toBe(pairs.length);

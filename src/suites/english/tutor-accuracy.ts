@@ -2,7 +2,9 @@ import type { Item } from '../../core/index.js';
 import type { TestBuilder } from '../builder.js';
 import { SUITE, SYNTHETIC_NOTE, baseItem } from './items.js';
 import type { ParadigmSelection } from './paradigms.js';
+import { EXERCISE_L1S } from './instructions.js';
 import { loadSources, planByParadigm, type Pool, type UsablePair } from './pools.js';
+import { seededKey, seededOrder } from './seeded.js';
 
 const TEST = 'tutor_accuracy';
 
@@ -19,7 +21,9 @@ export interface TutorAnswer {
  * pairs from the front of its seeded order. Every third pair (positions 1, 4, 7, ...) shows its good
  * sentence unchanged, the others their bad sentence: a paradigm giving q items has round(q / 3)
  * without an error, and since the role hangs on the pair's place in the seeded order, not on the
- * target, an id names the same item in a build of any size.
+ * target, an id names the same item in a build of any size. The learner's L1 (`l1`, the four of the
+ * exercises) is dealt in turn along each paradigm's seeded order from a seeded start: within one
+ * item of even inside every paradigm, and, hanging on the pair's place too, the same for any target.
  */
 export function tutorAccuracyBuilder(selection?: ParadigmSelection): TestBuilder {
   return {
@@ -29,12 +33,18 @@ export function tutorAccuracyBuilder(selection?: ParadigmSelection): TestBuilder
       'BLiMP minimal pairs, spread evenly over the selected paradigms. About two thirds of the items show sentence_bad as ' +
       "the learner's sentence, with sentence_good as the correction and the pair's one differing word span as " +
       'wrong_span -> correction; the other third show the sentence_good of other pairs unchanged (no error). Pairs whose ' +
-      'sentences differ in more than one place are skipped.',
+      "sentences differ in more than one place are skipped. Each item carries a learner's L1 (pt, es, vi, ja), dealt " +
+      'in turn along each paradigm from a seeded start, as the exercises are, so scores can be reported per L1.',
     build: function buildTutorAccuracy(ctx) {
       const plan = planByParadigm(TEST, ctx.targetPerTest, loadSources(ctx.sourcesDir, ctx.seed, selection), ctx.seed);
-      const items = plan.pools.flatMap((pool, i) =>
-        pool.pairs.slice(0, plan.quotas[i]).map((pair, j) => (j % 3 === 1 ? cleanItem(pool, pair) : errorItem(pool, pair))),
-      );
+      const l1Order = seededOrder(EXERCISE_L1S, ctx.seed, 'tutor-l1-order', l1 => l1);
+      const items = plan.pools.flatMap((pool, i) => {
+        const start = parseInt(seededKey(ctx.seed, 'tutor-l1-start', pool.uid).slice(0, 2), 16) % l1Order.length;
+        return pool.pairs.slice(0, plan.quotas[i]).map((pair, j) => {
+          const l1 = l1Order[(start + j) % l1Order.length]!;
+          return { ...(j % 3 === 1 ? cleanItem(pool, pair) : errorItem(pool, pair)), l1 };
+        });
+      });
       return { items, shortfalls: plan.shortfalls, strata: plan.strata, exclusions: plan.exclusions };
     },
   };

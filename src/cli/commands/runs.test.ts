@@ -1,0 +1,26 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../testing/run-cli.js';
+
+const suite = new URL('../__fixtures__/mini-suite.jsonl', import.meta.url).pathname;
+
+describe('paideia runs', () => {
+  it('prints a table with a header (status, models, trials, failures, cost, date) and the same as JSON', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-runs-'));
+    const run = await runCli(['run', suite, '-m', 'baseline:gold', '-m', 'baseline:copy', '--repeats', '2'], { cwd });
+    const runId = run.stdout.trim();
+    const table = await runCli(['runs'], { cwd });
+    expect(table.code, table.stderr).toBe(0);
+    const [header, line, ...rest] = table.stdout.trimEnd().split('\n');
+    expect(header!.split(/\s{2,}/)).toEqual(['run', 'status', 'models', 'trials', 'failures', 'cost', 'date']);
+    expect(line!.split(/\s{2,}/).slice(0, 6)).toEqual([runId, 'completed', 'baseline:gold, baseline:copy', '20', '0', '$0.0000']);
+    expect(line).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d$/);
+    expect(rest).toEqual([]);
+    const json = await runCli(['runs', '--format', 'json'], { cwd });
+    const [r] = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    expect(r).toMatchObject({ id: runId, status: 'completed', models: ['baseline:gold', 'baseline:copy'], trials: 20, failures: 0, costUsd: 0, costIncomplete: false });
+    expect((await runCli(['runs', '--format', 'csv'], { cwd })).code).toBe(2);
+  });
+});

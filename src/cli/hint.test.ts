@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+import { commandHint, shellWord } from './hint.js';
+import { runCli } from './testing/run-cli.js';
+import { runPasted } from './testing/run-pasted.js';
+
+const suite = new URL('./__fixtures__/mini-suite.jsonl', import.meta.url).pathname;
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map(s => s.close()));
+});
+
+const ok = (usage = { prompt_tokens: 10, completion_tokens: 5 }) => ({ status: 200, body: openAIChatBody({ text: 'Aetópaigh', model: 'tutor-1', usage }) });
+
+/** The command line a line of stderr tells the user to run, as printed. */
+function hintAfter(stderr: string, lead: string): string {
+  const line = stderr.split('\n').find(l => l.includes(lead));
+  expect(line, `no "${lead}" hint in:\n${stderr}`).toBeDefined();
+  const hint = line!.slice(line!.indexOf(lead) + lead.length).trim();
+  expect(hint).toMatch(/^paideia /);
+  return hint;
+}
+
+/** A store in a folder with a space and a quote, so a hint that forgets to quote breaks. */
+function oddStore(): { cwd: string; elsewhere: string; store: string } {
+  const root = mkdtempSync(join(tmpdir(), 'paideia-hint-'));
+  const dir = join(root, "my runs 'x'");
+  mkdirSync(dir);
+  const elsewhere = join(root, 'elsewhere');
+  mkdirSync(elsewhere);
+  return { cwd: root, elsewhere, store: `sqlite:${join(dir, 'paideia.db')}` };
+}
+
+describe('printed hints run as pasted', () => {
+  it('the --retry-errors hint after failed trials names the store and retries them (from another folder too)', async () => {
+    let healthy = false;
+    const server = await startOpenAICompatibleServer({ reply: () => (healthy ? ok() : { status: 400, body: { error: { message: 'bad request' } } }) });
+    servers.push(server);
+    const { cwd, elsewhere, store } = oddStore();
+    const first = await runCli(['run', suite, '-m', 'openai:tutor-1', '--repeats', '1', '--base-url', server.baseURL, '--store', store], { cwd });
+    expect(first.code, first.stderr).toBe(1);
+    const hint = hintAfter(first.stderr, 'retry them with:');
+    expect(hint).toContain('--store');
+    healthy = true;
+    const pasted = await runPasted(hint, { cwd: elsewhere });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.stdout.trim()).toBe(first.stdout.trim());
+    expect(pasted.stderr).toMatch(/5 done, 0 failed, 0 pending/);
+  });
+
+  it('the resume hint after a cost cap gives a higher cap that lets the run finish', async () => {
+    const server = await startOpenAICompatibleServer({ reply: () => ok({ prompt_tokens: 100, completion_tokens: 100 }) });
+    servers.push(server);
+    const { cwd, store } = oddStore();
+    const prices = join(cwd, 'prices.json');
+    writeFileSync(prices, JSON.stringify({ date: '2026-11-29', models: { 'openai:tutor-1': { input: 50, output: 50 } } }));
+    const capped = await runCli(['run', suite, '-m', 'openai:tutor-1', '--repeats', '1', '--prices', prices, '--base-url', server.baseURL,
+      '--max-tokens', '100', '--concurrency', '1', '--cost-cap', '0.015', '--store', store], { cwd });
+    expect(capped.code, capped.stderr).toBe(3);
+    const pasted = await runPasted(hintAfter(capped.stderr, 'resume with:'), { cwd });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(server.requests).toHaveLength(5);
+  });
+
+  it('the "list runs" hint of a report for a missing run lists the runs of the same store', async () => {
+    const { cwd, store } = oddStore();
+    expect((await runCli(['run', suite, '-m', 'baseline:gold', '--repeats', '1', '--store', store], { cwd })).code).toBe(0);
+    const missing = await runCli(['report', 'run-nope', '--store', store], { cwd });
+    expect(missing.code).toBe(2);
+    const listed = await runPasted(hintAfter(missing.stderr, 'list runs with:'), { cwd });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/run-\w+\s+completed\s+baseline:gold/);
+  });
+});
+
+describe('commandHint', () => {
+  it('quotes only what a shell would split or expand, and a quote inside survives the shell', async () => {
+    expect(shellWord('sqlite:/tmp/a.db')).toBe('sqlite:/tmp/a.db');
+    const store = "sqlite:/tmp/my runs 'x'/p.db";
+    const echoed = await runPasted(commandHint(['run', '--resume', 'run-1'], store).replace(/^paideia/, 'printf "%s\\n"'), { cwd: tmpdir() });
+    expect(echoed.stdout.split('\n').slice(0, -1)).toEqual(['run', '--resume', 'run-1', '--store', store]);
+  });
+});

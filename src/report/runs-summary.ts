@@ -1,0 +1,47 @@
+import type { RunRecord, Store } from '../core/index.js';
+import { latestCalls } from '../engine/trial-state.js';
+import { priceFor } from '../providers/pricing.js';
+import { textTable } from './text-table.js';
+
+/** One line of `paideia runs`. */
+export interface RunSummary {
+  id: string;
+  status: RunRecord['status'];
+  models: string[];
+  trials: number;
+  /** Trials whose newest record of a step is an error (provider failures, never scored as wrong). */
+  failures: number;
+  /** Spend of every stored call, judges included. */
+  costUsd: number;
+  /** Some model has no price in the run's table: the true cost is higher than `costUsd` by an unknown amount. */
+  costIncomplete: boolean;
+  createdAt: string;
+  note: string | null;
+}
+
+/** What `paideia runs` lists, newest first, from the store alone. */
+export async function summarizeRuns(store: Store): Promise<RunSummary[]> {
+  const runs = await store.listRuns();
+  const out: RunSummary[] = [];
+  for (const run of runs) {
+    const [trials, calls] = await Promise.all([store.listTrials(run.id), store.listCalls(run.id)]);
+    const latest = latestCalls(calls);
+    out.push({
+      id: run.id, status: run.status, models: run.config.models.map(m => m.alias), trials: trials.length,
+      failures: trials.filter(t => (latest.get(t.id) ?? []).some(c => c?.status === 'error')).length,
+      costUsd: calls.reduce((a, c) => a + c.costUsd, 0),
+      costIncomplete: run.config.models.some(m => m.provider !== 'baseline' && !priceFor(run.prices, m)),
+      createdAt: run.createdAt, note: run.note ?? null,
+    });
+  }
+  return out.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+}
+
+const usd = (s: RunSummary) => `$${s.costUsd.toFixed(4)}${s.costIncomplete ? ' + unknown' : ''}`;
+
+/** The `paideia runs` table. */
+export function renderRunsTable(runs: RunSummary[]): string {
+  if (!runs.length) return 'no runs in this store yet; start one with: paideia demo\n';
+  return textTable(['run', 'status', 'models', 'trials', 'failures', 'cost', 'date'],
+    runs.map(r => [r.id, r.status, r.models.join(', '), String(r.trials), String(r.failures), usd(r), r.createdAt.slice(0, 16).replace('T', ' ')]));
+}
