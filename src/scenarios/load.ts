@@ -7,6 +7,7 @@ import type { JsonObject } from '../core/json.js';
 import type { ModelSpec } from '../core/model-spec.js';
 import { judgmentVersion, resolveEvaluation } from './evaluation.js';
 import { buildGraph, reachesEnd, unreachableAgents } from './graph.js';
+import { redactHeaderValues } from './kargs-headers.js';
 import { modelIdentity, redactUrl, resolveModel, SECRET_KEY } from './models.js';
 import { ScenarioFileSchema, type ScenarioFile } from './schema.js';
 import { buildTasks } from './tasks.js';
@@ -240,6 +241,7 @@ export function redactConfig(data: ScenarioFile): JsonObject {
     if (m.api_base) m.api_base = m.api_base.includes('${') ? m.api_base : redactUrl(m.api_base);
     if (m.base_url) m.base_url = m.base_url.includes('${') ? m.base_url : redactUrl(m.base_url);
     for (const key of Object.keys(m.kargs ?? {})) if (SECRET_KEY.test(key)) m.kargs![key] = '[redacted]';
+    if (m.kargs) m.kargs = redactHeaderValues(m.kargs);
   }
   return copy as unknown as JsonObject;
 }
@@ -256,7 +258,7 @@ function dialogueConfig(data: ScenarioFile, agentModels: ReadonlySet<string>): u
   return {
     ...data,
     evaluation: data.evaluation?.target,
-    models: Object.fromEntries(models.map(([a, m]) => [a, { ...m, api_key: undefined, family: undefined }])),
+    models: Object.fromEntries(models.map(([a, m]) => [a, { ...m, api_key: undefined, family: undefined, ...(m.kargs ? { kargs: redactHeaderValues(m.kargs) } : {}) }])),
   };
 }
 

@@ -1,5 +1,5 @@
-/** Header values that carry credentials. */
-const SECRET_HEADERS = ['authorization', 'x-api-key', 'api-key', 'x-goog-api-key', 'proxy-authorization'];
+/** Header names that carry credentials: the usual ones, and any custom one that says so (`X-Auth-Token`). */
+const SECRET_HEADER = /authorization|api[-_]?key|token|secret|password|cookie|^x-auth/i;
 
 /** Replaces every credential of one set of request headers in text. */
 export type Redactor = (text: string) => string;
@@ -29,7 +29,7 @@ export function redactSecrets(text: string, headers: Record<string, string>): st
 function secretsIn(headers: Record<string, string>): string[] {
   const secrets = new Set<string>();
   for (const [name, value] of Object.entries(headers)) {
-    if (!SECRET_HEADERS.includes(name.toLowerCase()) || !value) continue;
+    if (!SECRET_HEADER.test(name) || !value) continue;
     secrets.add(value);
     const token = value.replace(/^(Bearer|Basic|Token)\s+/i, '');
     // Short tokens would redact ordinary words; real keys are long.
