@@ -1,5 +1,5 @@
 import type { Env } from '../core/env.js';
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ChatModel, ChatParams } from '../core/chat-model.js';
 import type { ConfigIssue } from '../core/errors.js';
@@ -131,14 +131,26 @@ export function resolveModel(
     if (fromEnv) model.apiBase = fromEnv;
   }
   if (provider === 'baseline' && name === 'script') {
-    const file = config.script !== undefined && sameEndpoint ? resolve(o.baseDir, config.script) : o.scriptFile;
-    if (!file) o.issues.push(o.source.issue(['models', alias], 'baseline:script needs a script: add `script: <file.json|file.jsonl>` (relative to the scenario)'));
-    else if (!existsSync(file)) o.issues.push(o.source.issue(path('script'), `script file not found: ${file}`));
+    const file = config.script !== undefined && sameEndpoint ? (config.script.trim() === '' ? '' : resolve(o.baseDir, config.script)) : o.scriptFile;
+    const kind = file ? fileKind(file) : undefined;
+    if (file === '') o.issues.push(o.source.issue(path('script'), 'script is empty; name a file: `script: <file.json|file.jsonl>` (relative to the scenario)'));
+    else if (!file) o.issues.push(o.source.issue(['models', alias], 'baseline:script needs a script: add `script: <file.json|file.jsonl>` (relative to the scenario)'));
+    else if (kind === 'missing') o.issues.push(o.source.issue(path('script'), `script file not found: ${file}`));
+    else if (kind !== 'file') o.issues.push(o.source.issue(path('script'), `the script ${file} is ${kind}, not a regular file; name a .json or .jsonl file`));
     else model.scriptFile = file;
   } else if (config.script !== undefined && sameEndpoint) {
     o.issues.push(o.source.issue(path('script'), 'script is read only by type baseline with model script'));
   }
   return model;
+}
+
+function fileKind(file: string): 'file' | 'missing' | 'a folder' | 'not a regular file' {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'a folder' : 'not a regular file';
+  } catch {
+    return 'missing';
+  }
 }
 
 export interface BuildModelOptions {
