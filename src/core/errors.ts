@@ -53,9 +53,15 @@ export class ProviderCallError extends PaideiaError {
   readonly isRetryable: boolean;
   /** Milliseconds the server asked us to wait (Retry-After), when it said so. */
   readonly retryAfterMs: number | undefined;
-  /** Short machine-readable kind: `http`, `timeout`, `network`, `malformed`, `empty`, `aborted`. */
-  readonly kind: 'http' | 'timeout' | 'network' | 'malformed' | 'empty' | 'aborted';
+  /**
+   * Short machine-readable kind: `http`, `timeout`, `network`, `malformed`, `empty`, `aborted`, or
+   * `too-large` (the body passed the response size limit and was cut; never retried).
+   */
+  readonly kind: 'http' | 'timeout' | 'network' | 'malformed' | 'empty' | 'aborted' | 'too-large';
+  /** The start of the body, for diagnosis (credentials redacted). */
   readonly responseBody: string | undefined;
+  /** True when `responseBody` is the kept start of a body that was cut at the size limit. */
+  readonly bodyTruncated: boolean;
   constructor(args: {
     message: string;
     kind: ProviderCallError['kind'];
@@ -63,6 +69,7 @@ export class ProviderCallError extends PaideiaError {
     isRetryable: boolean;
     retryAfterMs?: number;
     responseBody?: string;
+    bodyTruncated?: boolean;
     cause?: unknown;
   }) {
     super(args.message, { cause: args.cause });
@@ -72,6 +79,7 @@ export class ProviderCallError extends PaideiaError {
     this.isRetryable = args.isRetryable;
     this.retryAfterMs = args.retryAfterMs;
     this.responseBody = args.responseBody;
+    this.bodyTruncated = args.bodyTruncated ?? false;
   }
 }
 
@@ -88,5 +96,19 @@ export class CostCapError extends PaideiaError {
   constructor(readonly capUsd: number, readonly spentUsd: number) {
     super(`Cost cap of $${capUsd.toFixed(4)} reached (spent $${spentUsd.toFixed(4)}); resume with a higher --cost-cap.`);
     this.name = 'CostCapError';
+  }
+}
+
+/** What went wrong with the store's file: the disk is full, it cannot be written, it is damaged, or another I/O failure. */
+export type StoreFault = 'full' | 'read-only' | 'corrupt' | 'io';
+
+/**
+ * The store could not be read or written. Everything committed before stays; the CLI prints the
+ * message (which says what to do), the run id when there is one, and exits 4.
+ */
+export class StoreError extends PaideiaError {
+  constructor(readonly fault: StoreFault, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreError';
   }
 }

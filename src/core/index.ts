@@ -14,3 +14,5 @@ export * from './store.js';
 export * from './jsonl.js';
 export * from './version.js';
 export * from './env.js';
+export * from './text-safety.js';
+export * from './user-file.js';

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { FILE_LIMITS, readUserFile } from '../core/user-file.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -39,12 +40,7 @@ export function defaultPriceFile(): string {
 /** Reads and checks a price table; every bad field is reported at once, by file and dot-path. */
 export function loadPriceTable(file?: string): PriceTable {
   const path = file ?? defaultPriceFile();
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError([{ file: path, message: `cannot read the price table: ${(error as Error).message}` }], { cause: error });
-  }
+  const text = readUserFile(path, 'price table', FILE_LIMITS.config);
   let json: unknown;
   try {
     json = JSON.parse(text);

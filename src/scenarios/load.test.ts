@@ -118,7 +118,7 @@ describe('loadScenario: ELMES files', () => {
       ['Anxious about tests', 'A master and apprentice assemble a bicycle...'],
     ]);
     expect(s.tasks.map(t => t.id)).toEqual(load(ELMES).tasks.map(t => t.id));
-    expect(s.tasks[0]!.id).toMatch(/^task-[0-9a-f]{8}$/);
+    expect(s.tasks[0]!.id).toMatch(/^task-[0-9a-f]{16}$/);
   });
 
   it('iter mode takes variable sets in order; an id variable names the task; duplicates collapse', () => {

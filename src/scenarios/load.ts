@@ -1,12 +1,13 @@
 import type { Env } from '../core/env.js';
-import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
+import { FILE_LIMITS, readUserBytes, readUserText } from '../core/user-file.js';
 import type { JsonObject } from '../core/json.js';
 import type { ModelSpec } from '../core/model-spec.js';
 import { judgmentVersion, resolveEvaluation } from './evaluation.js';
 import { buildGraph, reachesEnd, unreachableAgents } from './graph.js';
+import { redactHeaderValues } from './kargs-headers.js';
 import { modelIdentity, redactUrl, resolveModel, SECRET_KEY } from './models.js';
 import { ScenarioFileSchema, type ScenarioFile } from './schema.js';
 import { buildTasks } from './tasks.js';
@@ -32,13 +33,9 @@ export interface LoadScenarioOptions {
  * ConfigError whose issues carry the file, the YAML line and the dot-path of the field.
  */
 export function loadScenario(file: string, options: LoadScenarioOptions = {}): Scenario {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError([{ file, message: `cannot read the scenario: ${(error as Error).message}` }], { cause: error });
-  }
-  return parseScenario(file, text, options);
+  const read = readUserText(file, 'scenario', FILE_LIMITS.config);
+  if ('problem' in read) throw new ConfigError([{ file, message: read.problem }]);
+  return parseScenario(file, read.text, options);
 }
 
 /** As loadScenario, from text already read (`file` names it in messages and anchors relative paths). */
@@ -240,6 +237,7 @@ export function redactConfig(data: ScenarioFile): JsonObject {
     if (m.api_base) m.api_base = m.api_base.includes('${') ? m.api_base : redactUrl(m.api_base);
     if (m.base_url) m.base_url = m.base_url.includes('${') ? m.base_url : redactUrl(m.base_url);
     for (const key of Object.keys(m.kargs ?? {})) if (SECRET_KEY.test(key)) m.kargs![key] = '[redacted]';
+    if (m.kargs) m.kargs = redactHeaderValues(m.kargs);
   }
   return copy as unknown as JsonObject;
 }
@@ -256,7 +254,7 @@ function dialogueConfig(data: ScenarioFile, agentModels: ReadonlySet<string>): u
   return {
     ...data,
     evaluation: data.evaluation?.target,
-    models: Object.fromEntries(models.map(([a, m]) => [a, { ...m, api_key: undefined, family: undefined }])),
+    models: Object.fromEntries(models.map(([a, m]) => [a, { ...m, api_key: undefined, family: undefined, ...(m.kargs ? { kargs: redactHeaderValues(m.kargs) } : {}) }])),
   };
 }
 
@@ -265,7 +263,10 @@ function scriptHashes(variants: Array<Map<string, ScenarioModel>>, only: Readonl
   for (const models of variants) {
     for (const m of models.values()) {
       if (!only.has(m.alias)) continue;
-      if (m.scriptFile) out[m.alias + ':' + basename(m.scriptFile)] = contentHash(readFileSync(m.scriptFile, 'utf8'));
+      if (!m.scriptFile) continue;
+      const read = readUserBytes(m.scriptFile, 'script', FILE_LIMITS.config);
+      if ('problem' in read) throw new ConfigError([{ file: m.scriptFile, message: read.problem }]);
+      out[m.alias + ':' + basename(m.scriptFile)] = contentHash(read.bytes.toString('utf8'));
     }
   }
   return out;

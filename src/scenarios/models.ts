@@ -1,5 +1,5 @@
 import type { Env } from '../core/env.js';
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ChatModel, ChatParams } from '../core/chat-model.js';
 import type { ConfigIssue } from '../core/errors.js';
@@ -11,6 +11,7 @@ import { retryMiddleware, wrapChatModel } from '../providers/middleware/index.js
 import { createOpenAICompatibleModel } from '../providers/openai-compatible/index.js';
 import { baseUrlProblem } from '../providers/shared/base-url.js';
 import type { FetchFunction } from '../providers/shared/post-json.js';
+import { headersFromKargs, HEADER_KEYS } from './kargs-headers.js';
 import type { ModelConfigInput } from './schema.js';
 import type { ScenarioGlobals, ScenarioModel } from './types.js';
 import type { YamlSource } from './yaml-source.js';
@@ -61,7 +62,7 @@ export function clientOptionsFromKargs(kargs: Record<string, unknown> | null | u
 }
 
 /** kargs keys that configure the client (ELMES/LangChain), never sent in a request body. */
-const CLIENT_KEYS = new Set(['timeout', 'max_retries', 'streaming', 'model_kwargs']);
+const CLIENT_KEYS = new Set(['timeout', 'max_retries', 'streaming', 'model_kwargs', ...HEADER_KEYS]);
 
 /**
  * Parameters every protocol knows; any other `kargs` key passes through as a provider option.
@@ -73,7 +74,8 @@ export function paramsFromKargs(kargs: Record<string, unknown> | null | undefine
   const rest: JsonObject = {};
   const nested = kargs?.model_kwargs;
   const merged: Record<string, unknown> = {
-    ...(nested !== null && typeof nested === 'object' && !Array.isArray(nested) ? nested as Record<string, unknown> : {}),
+    ...(nested !== null && typeof nested === 'object' && !Array.isArray(nested)
+      ? Object.fromEntries(Object.entries(nested).filter(([key]) => !HEADER_KEYS.has(key))) : {}),
     ...Object.fromEntries(Object.entries(kargs ?? {}).filter(([key]) => !CLIENT_KEYS.has(key))),
   };
   for (const [key, value] of Object.entries(merged)) {
@@ -109,6 +111,7 @@ export function resolveModel(
     if (SECRET_KEY.test(key)) o.issues.push(o.source.issue(['models', alias, 'kargs', ...(parent ? [parent] : []), key], `"${key}" looks like a credential; kargs are sent in request bodies, which the store keeps. Put the key in api_key (e.g. api_key: \${MY_KEY})`, { keyOnly: true }));
   }
   const model: ScenarioModel = { alias, spec, params: paramsFromKargs(config.kargs, provider) };
+  const headers = headersFromKargs(config.kargs, { alias, env: o.env, source: o.source, issues: o.issues, substitute: (text, at) => substituteEnv(text, o.env, at, o.source, o.issues) });
   const client = clientOptionsFromKargs(config.kargs, `models.${alias}.kargs`, o.warnings ?? []);
   if (client.timeoutSeconds !== undefined) model.timeoutSeconds = client.timeoutSeconds;
   if (client.maxRetries !== undefined) model.maxAttempts = client.maxRetries + 1;
@@ -122,6 +125,7 @@ export function resolveModel(
     const problem = model.apiBase ? baseUrlProblem(model.apiBase) : undefined;
     if (problem) o.issues.push(o.source.issue(path(config.api_base ? 'api_base' : 'base_url'), problem));
     if (config.api_key) model.apiKey = substituteEnv(config.api_key, o.env, path('api_key'), o.source, o.issues);
+    if (headers) model.headers = headers;
   } else {
     model.params = {};
   }
@@ -135,14 +139,26 @@ export function resolveModel(
     if (problem) o.issues.push(o.source.issue(['models', alias], `${variable}: ${problem}`));
   }
   if (provider === 'baseline' && name === 'script') {
-    const file = config.script !== undefined && sameEndpoint ? resolve(o.baseDir, config.script) : o.scriptFile;
-    if (!file) o.issues.push(o.source.issue(['models', alias], 'baseline:script needs a script: add `script: <file.json|file.jsonl>` (relative to the scenario)'));
-    else if (!existsSync(file)) o.issues.push(o.source.issue(path('script'), `script file not found: ${file}`));
+    const file = config.script !== undefined && sameEndpoint ? (config.script.trim() === '' ? '' : resolve(o.baseDir, config.script)) : o.scriptFile;
+    const kind = file ? fileKind(file) : undefined;
+    if (file === '') o.issues.push(o.source.issue(path('script'), 'script is empty; name a file: `script: <file.json|file.jsonl>` (relative to the scenario)'));
+    else if (!file) o.issues.push(o.source.issue(['models', alias], 'baseline:script needs a script: add `script: <file.json|file.jsonl>` (relative to the scenario)'));
+    else if (kind === 'missing') o.issues.push(o.source.issue(path('script'), `script file not found: ${file}`));
+    else if (kind !== 'file') o.issues.push(o.source.issue(path('script'), `the script ${file} is ${kind}, not a regular file; name a .json or .jsonl file`));
     else model.scriptFile = file;
   } else if (config.script !== undefined && sameEndpoint) {
     o.issues.push(o.source.issue(path('script'), 'script is read only by type baseline with model script'));
   }
   return model;
+}
+
+function fileKind(file: string): 'file' | 'missing' | 'a folder' | 'not a regular file' {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'a folder' : 'not a regular file';
+  } catch {
+    return 'missing';
+  }
 }
 
 export interface BuildModelOptions {
@@ -157,11 +173,12 @@ export function buildChatModel(m: ScenarioModel, o: BuildModelOptions): ChatMode
   // The model's own timeout (kargs.timeout, seconds) wins over the caller's default.
   const timeoutMs = m.timeoutSeconds !== undefined ? m.timeoutSeconds * 1000 : o.timeoutMs;
   const io = { env: o.env ?? process.env, ...(o.fetch ? { fetch: o.fetch } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
+  const endpoint = { ...(m.apiBase ? { baseURL: m.apiBase } : {}), ...(m.apiKey ? { apiKey: m.apiKey } : {}), ...(m.headers ? { headers: m.headers } : {}) };
   let base: ChatModel;
   if (m.spec.provider === 'openai') {
-    base = createOpenAICompatibleModel({ model: m.spec.model, ...io, ...(m.apiBase ? { baseURL: m.apiBase } : {}), ...(m.apiKey ? { apiKey: m.apiKey } : {}) });
+    base = createOpenAICompatibleModel({ model: m.spec.model, ...io, ...endpoint });
   } else if (m.spec.provider === 'anthropic') {
-    base = createAnthropicModel({ model: m.spec.model, ...io, ...(m.apiBase ? { baseURL: m.apiBase } : {}), ...(m.apiKey ? { apiKey: m.apiKey } : {}) });
+    base = createAnthropicModel({ model: m.spec.model, ...io, ...endpoint });
   } else {
     base = createChatModel(m.spec, { ...io, ...(m.scriptFile ? { scriptFile: m.scriptFile } : {}) });
   }

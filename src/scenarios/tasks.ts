@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ConfigIssue } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
-import { parseJsonlLines } from '../core/jsonl.js';
+import { parseJsonLine } from '../core/jsonl.js';
+import { FILE_LIMITS, readUserLines, readUserText } from '../core/user-file.js';
 import { parseCsv, CsvSyntaxError } from './csv.js';
 import type { ScenarioFile } from './schema.js';
 import type { ScenarioTask } from './types.js';
@@ -11,11 +11,22 @@ import type { YamlSource } from './yaml-source.js';
 type Vars = Record<string, string>;
 
 /**
+ * Most tasks a scenario may plan. Each task is a dialogue per model and repeat; a product beyond
+ * this is a typo or an attack (8 lists of 20 values is 25.6 billion), not a study.
+ */
+export const MAX_TASKS = 250_000;
+
+/** Where task files are read and how large they may be (tests lower the limit). */
+export interface TaskFileOptions {
+  maxFileBytes?: number;
+}
+
+/**
  * The task list: `iter` takes the variable sets in order (from `content` or a JSONL/CSV `file`);
  * `union` takes the Cartesian product of the lists, first variable slowest, in file order, so
  * the same file always gives the same tasks in the same order.
  */
-export function buildTasks(tasks: ScenarioFile['tasks'], baseDir: string, source: YamlSource, issues: ConfigIssue[]): ScenarioTask[] {
+export function buildTasks(tasks: ScenarioFile['tasks'], baseDir: string, source: YamlSource, issues: ConfigIssue[], o: TaskFileOptions = {}): ScenarioTask[] {
   const hasContent = tasks.content !== undefined;
   const hasFile = tasks.file !== undefined;
   if (hasContent === hasFile) {
@@ -28,7 +39,7 @@ export function buildTasks(tasks: ScenarioFile['tasks'], baseDir: string, source
       issues.push(source.issue(['tasks', 'mode'], 'a task file holds one variable set per line or row: use mode: iter'));
       return [];
     }
-    sets = readTaskFile(resolve(baseDir, tasks.file!), source, issues);
+    sets = readTaskFile(resolve(baseDir, tasks.file!), source, issues, o.maxFileBytes ?? FILE_LIMITS.tasks);
   } else if (tasks.mode === 'iter') {
     if (!Array.isArray(tasks.content)) {
       issues.push(source.issue(['tasks', 'content'], 'mode iter takes a list of variable sets, e.g. - {persona: ..., question: ...}; for lists of values per variable use mode: union'));
@@ -44,9 +55,19 @@ export function buildTasks(tasks: ScenarioFile['tasks'], baseDir: string, source
     for (const [key, list] of Object.entries(content)) {
       if (list.length === 0) issues.push(source.issue(['tasks', 'content', key], `the list of "${key}" is empty, so the product has no tasks`));
     }
+    const size = Object.values(content).reduce((n, list) => n * list.length, 1);
+    if (size > MAX_TASKS) {
+      const factors = Object.entries(content).map(([key, list]) => `${key} (${list.length})`).join(' x ');
+      issues.push(source.issue(['tasks', 'content'], `the union of ${factors} is ${size.toLocaleString('en-US')} tasks, above the limit of ${MAX_TASKS.toLocaleString('en-US')}; use fewer values, or list the combinations you need with mode: iter`));
+      return [];
+    }
     sets = cartesian(Object.entries(content).map(([k, list]) => [k, list.map(String)] as const));
   }
   if (sets.length === 0 && issues.length === 0) issues.push(source.issue(['tasks'], 'there are no tasks'));
+  if (sets.length > MAX_TASKS) {
+    issues.push(source.issue(['tasks'], `the tasks hold ${sets.length.toLocaleString('en-US')} variable sets, above the limit of ${MAX_TASKS.toLocaleString('en-US')}; split the study`));
+    return [];
+  }
   return identify(sets, source, issues);
 }
 
@@ -66,7 +87,8 @@ function identify(sets: Vars[], source: YamlSource, issues: ConfigIssue[]): Scen
   for (const vars of sets) {
     const hash = contentHash(vars);
     if (byHash.has(hash)) continue; // the same variables twice would be the same trials
-    const id = vars.id ?? `task-${hash.slice(0, 8)}`;
+    // The whole 64-bit hash: a 32-bit prefix collides among ~100,000 tasks.
+    const id = vars.id ?? `task-${hash}`;
     if (ids.has(id) && ids.get(id) !== hash) {
       issues.push(source.issue(['tasks'], `two different tasks have the id "${id}"; task ids must be unique`));
       continue;
@@ -77,36 +99,44 @@ function identify(sets: Vars[], source: YamlSource, issues: ConfigIssue[]): Scen
   return [...byHash.values()];
 }
 
-function readTaskFile(path: string, source: YamlSource, issues: ConfigIssue[]): Vars[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    issues.push(source.issue(['tasks', 'file'], `cannot read the task file ${path}: ${(error as Error).message}`));
-    return [];
+function readTaskFile(path: string, source: YamlSource, issues: ConfigIssue[], maxBytes: number): Vars[] {
+  // The extension first: nothing is opened that could not be a task file.
+  const where = source.issue(['tasks', 'file'], '');
+  const problem = (message: string) => issues.push({ ...where, message });
+  if (path.endsWith('.jsonl')) {
+    const out: Vars[] = [];
+    const failed = readUserLines(path, `task file ${path}`, maxBytes, (text, line) => {
+      const parsed = parseJsonLine(text, path, line, issues);
+      if (parsed) readTaskLine(path, line, parsed.value, out, issues);
+    }, line => issues.push({ file: path, line, message: 'not valid UTF-8 (save the file as UTF-8)' }));
+    if (failed) problem(failed.problem);
+    return out;
   }
-  if (path.endsWith('.jsonl')) return readJsonl(path, text, issues);
-  if (path.endsWith('.csv')) return readCsv(path, text, issues);
-  issues.push(source.issue(['tasks', 'file'], `task files are .jsonl or .csv, got ${path}`));
+  if (path.endsWith('.csv')) {
+    const read = readUserText(path, `task file ${path}`, maxBytes);
+    if ('problem' in read) {
+      problem(read.problem);
+      return [];
+    }
+    return readCsv(path, read.text, issues);
+  }
+  problem(`task files are .jsonl or .csv, got ${path}`);
   return [];
 }
 
-/** One task per JSON line; a BOM opening any line is dropped (the shared reader). */
-function readJsonl(file: string, text: string, issues: ConfigIssue[]): Vars[] {
-  const out: Vars[] = [];
-  for (const { value, line } of parseJsonlLines(text, file, issues)) {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      issues.push({ file, line, message: 'each line must be a JSON object of task variables' });
-      continue;
-    }
-    const vars: Vars = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') vars[k] = String(v);
-      else issues.push({ file, line, field: k, message: 'a task variable must be a string, number or boolean' });
-    }
-    out.push(vars);
+/** One task per JSON line: an object of string, number or boolean variables. */
+function readTaskLine(file: string, line: number, value: unknown, out: Vars[], issues: ConfigIssue[]): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    issues.push({ file, line, message: 'each line must be a JSON object of task variables' });
+    return;
   }
-  return out;
+  const vars: Array<[string, string]> = [];
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') vars.push([k, String(v)]);
+    else issues.push({ file, line, field: k, message: 'a task variable must be a string, number or boolean' });
+  }
+  // fromEntries keeps a variable named __proto__ as a variable; assignment would drop it.
+  out.push(Object.fromEntries(vars));
 }
 
 function readCsv(file: string, text: string, issues: ConfigIssue[]): Vars[] {

@@ -13,6 +13,8 @@ export interface ScenarioModel {
   apiBase?: string;
   /** Held in memory only; the stored config carries "[redacted]". */
   apiKey?: string;
+  /** HTTP headers from kargs (`headers`, `default_headers`, `extra_headers`): sent, never stored. */
+  headers?: Record<string, string>;
   params: ChatParams;
   /** Absolute path of the script of `baseline:script`. */
   scriptFile?: string;

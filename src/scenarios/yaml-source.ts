@@ -1,5 +1,12 @@
-import { LineCounter, isMap, isNode, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { LineCounter, isAlias, isMap, isNode, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { ConfigIssue } from '../core/errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/jsonl.js';
+
+/**
+ * Most alias expansions a file may make. A few anchors reused a few times is normal; a chain of
+ * aliases of aliases (a "billion laughs") expands exponentially and is refused.
+ */
+const MAX_ALIAS_COUNT = 1000;
 
 /** A parsed YAML file that can say on which line any dot-path sits. */
 export interface YamlSource {
@@ -24,9 +31,19 @@ export function parseYamlSource(file: string, text: string): { source?: YamlSour
     };
   }
   const lineAt = (offset: number) => lineCounter.linePos(offset).line;
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // The yaml package throws (ReferenceError) on an alias bomb; say where the aliases start.
+    return { issues: [{ file, ...firstAliasLine(doc, lineAt), message: `YAML aliases expand too much (${(error as Error).message.slice(0, 120)}); write the values out or reuse fewer anchors` }] };
+  }
+  if (nestsDeeperThan(data, MAX_JSON_DEPTH)) {
+    return { issues: [{ file, line: 1, message: `the YAML nests more than ${MAX_JSON_DEPTH} levels deep; a scenario needs a few` }] };
+  }
   const source: YamlSource = {
     file,
-    data: doc.toJS({ maxAliasCount: 1000 }),
+    data,
     lineOf: (path, keyOnly = false) => locate(doc, path, keyOnly, lineAt),
     issue: (path, message, o = {}) => {
       const line = locate(doc, path, o.keyOnly ?? false, lineAt);
@@ -34,6 +51,17 @@ export function parseYamlSource(file: string, text: string): { source?: YamlSour
     },
   };
   return { source, issues: [] };
+}
+
+function firstAliasLine(doc: Document, lineAt: (offset: number) => number): { line?: number } {
+  let line: number | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      if (isAlias(node) && node.range) line = lineAt(node.range[0]);
+      return visit.BREAK;
+    },
+  });
+  return line !== undefined ? { line } : {};
 }
 
 export function dotPath(path: ReadonlyArray<PropertyKey>): string {

@@ -6,7 +6,7 @@ import type { CallWarning, ChatModel, ChatRequest, ChatResult, GenerateOptions, 
 import type { JsonObject } from '../../core/json.js';
 import { asObject, numberOr0 } from '../shared/json-read.js';
 import type { HttpProviderSettings } from '../shared/http-settings.js';
-import { emptyResponse, postJson } from '../shared/post-json.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, emptyResponse, postJson } from '../shared/post-json.js';
 import { readProviderOptions } from '../shared/provider-options.js';
 
 /** `model` e.g. `claude-sonnet-4-20250514`; `baseURL` defaults to `ANTHROPIC_BASE_URL`, then
@@ -39,6 +39,7 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
   }
   const fetchFn = settings.fetch ?? defaultFetch();
   const timeoutMs = settings.timeoutMs ?? 120_000;
+  const maxResponseBytes = settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const defaultMaxTokens = settings.defaultMaxTokens ?? 1024;
   const url = `${baseURL}/v1/messages`;
   const label = `Anthropic API at ${baseURL}`;
@@ -56,8 +57,8 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
     endpoint,
     generate: async function generateAnthropic(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
       const { body, warnings } = toAnthropicBody(settings.model, request, defaultMaxTokens);
-      const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint });
-      return { ...fromAnthropicBody(response, label), warnings };
+      const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint, maxResponseBytes });
+      return { ...fromAnthropicBody(response.body, label), warnings: [...warnings, ...response.warnings] };
     },
   };
 }

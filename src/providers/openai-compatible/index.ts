@@ -6,7 +6,7 @@ import type { CallWarning, ChatModel, ChatRequest, ChatResult, GenerateOptions, 
 import type { JsonObject, JsonValue } from '../../core/json.js';
 import { asObject, numberOr0 } from '../shared/json-read.js';
 import type { HttpProviderSettings } from '../shared/http-settings.js';
-import { emptyResponse, postJson } from '../shared/post-json.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, emptyResponse, postJson } from '../shared/post-json.js';
 import { readProviderOptions } from '../shared/provider-options.js';
 
 /** `baseURL` defaults to `OPENAI_BASE_URL`, then `https://api.openai.com/v1` (`/chat/completions` is
@@ -51,6 +51,7 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
   }
   const fetchFn = settings.fetch ?? defaultFetch();
   const timeoutMs = settings.timeoutMs ?? 120_000;
+  const maxResponseBytes = settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const url = `${baseURL}/chat/completions`;
   const label = `OpenAI-compatible API at ${baseURL}`;
   const keyHint = apiKey
@@ -67,8 +68,8 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
     endpoint,
     generate: async function generateOpenAICompatible(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
       const { body, warnings } = toOpenAIBody(settings.model, request, provider);
-      const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint });
-      return { ...fromOpenAIBody(response, label), warnings };
+      const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint, maxResponseBytes });
+      return { ...fromOpenAIBody(response.body, label), warnings: [...warnings, ...response.warnings] };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { FILE_LIMITS, readUserFile } from '../../core/user-file.js';
 import { z } from 'zod';
 import type { ChatModel, ChatRequest, ChatResult } from '../../core/chat-model.js';
 import { ConfigError, ProviderCallError } from '../../core/errors.js';
@@ -63,12 +63,7 @@ function scriptError(why: string): ProviderCallError {
 
 /** Reads a `.json` or `.jsonl` script; every problem is reported with the file, line and field. */
 export function loadScriptFile(file: string): ScriptTurns {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError([{ file, message: `cannot read the script: ${(error as Error).message}` }], { cause: error });
-  }
+  const text = readUserFile(file, 'script', FILE_LIMITS.config);
   return file.endsWith('.jsonl') ? parseJsonl(file, text) : parseJson(file, text);
 }
 

@@ -15,6 +15,11 @@ export interface HttpProviderSettings {
   fetch?: FetchFunction;
   /** Per-call limit, covering connect, wait and body. Default 120000. */
   timeoutMs?: number;
+  /**
+   * Largest response body read, in bytes; a longer one is cut, and the call fails with kind
+   * `too-large` (not retried). Default 4 MiB.
+   */
+  maxResponseBytes?: number;
   /** Where defaults are read from; `process.env` unless a test injects its own. */
   env?: Env;
 }

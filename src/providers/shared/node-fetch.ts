@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { isUtf8 } from 'node:buffer';
 import type { FetchFunction, FetchResponse } from './post-json.js';
 
 /**
@@ -7,7 +8,9 @@ import type { FetchFunction, FetchResponse } from './post-json.js';
  * Node 20's built-in fetch spends several times more CPU per request (web streams, Response and
  * Headers objects, transferable abort signals), which caps a 2-core machine well below what a
  * 64-way run against a 50 ms server should reach. It covers what the providers use: a POST with a
- * string body, status, headers and the body text, and abort through `init.signal`.
+ * string body, status, headers and the body text, and abort through `init.signal`. It stops
+ * reading at `init.maxResponseBytes` (closing the connection) and says whether the body was valid
+ * UTF-8, so neither a 50 MB answer nor replaced bytes reach the store unannounced.
  */
 export function createNodeFetch(): FetchFunction {
   const agents = {
@@ -32,20 +35,42 @@ export function createNodeFetch(): FetchFunction {
       if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
       const req = transport.request(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'] }, res => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', fail);
-        res.on('aborted', () => fail(new Error('the connection closed before the body ended')));
-        res.on('end', () => {
+        const limit = init.maxResponseBytes ?? Infinity;
+        let received = 0;
+        let done = false;
+        const finish = (truncated: boolean) => {
+          if (done) return;
+          done = true;
           signal?.removeEventListener('abort', onAbort);
           const status = res.statusCode ?? 0;
-          const text = Buffer.concat(chunks).toString('utf8');
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString('utf8');
+          // A cut can split a character; only a whole body is judged on its encoding.
+          const invalidUtf8 = !truncated && !isUtf8(bytes);
           resolve({
             ok: status >= 200 && status < 300,
             status,
             headers: { get: (name: string) => joinHeader(res.headers[name.toLowerCase()]) },
             text: async () => text,
+            ...(truncated ? { truncated } : {}),
+            ...(invalidUtf8 ? { invalidUtf8 } : {}),
           });
+        };
+        res.on('data', (c: Buffer) => {
+          if (done) return;
+          if (received + c.length > limit) {
+            chunks.push(c.subarray(0, limit - received));
+            finish(true);
+            // Nothing more of this body is wanted; the socket is not reused.
+            res.destroy();
+            return;
+          }
+          received += c.length;
+          chunks.push(c);
         });
+        res.on('error', e => (done ? undefined : fail(e)));
+        res.on('aborted', () => (done ? undefined : fail(new Error('the connection closed before the body ended'))));
+        res.on('end', () => finish(false));
       });
       function fail(error: unknown) {
         signal?.removeEventListener('abort', onAbort);

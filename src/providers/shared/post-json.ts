@@ -1,7 +1,11 @@
+import type { CallWarning } from '../../core/chat-model.js';
 import { ProviderCallError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { onAbort } from './on-abort.js';
+import { redactorFor, type Redactor } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
+
+export { redactSecrets } from './redact.js';
 
 /** The part of a fetch Response the providers read; the global `Response` has it. */
 export interface FetchResponse {
@@ -9,10 +13,23 @@ export interface FetchResponse {
   readonly status: number;
   readonly headers: Pick<Headers, 'get'>;
   text(): Promise<string>;
+  /** Set by the default transport when it stopped reading at `maxResponseBytes`: `text()` is the cut. */
+  readonly truncated?: boolean;
+  /** Set by the default transport when the body was not valid UTF-8 (`text()` then holds U+FFFD). */
+  readonly invalidUtf8?: boolean;
+}
+
+/** What postJson asks of the transport beyond a RequestInit. Other fetches may ignore it: postJson checks the length again. */
+export interface FetchInit extends RequestInit {
+  /** Stop reading the body after this many bytes and report it `truncated`. */
+  maxResponseBytes?: number;
 }
 
 /** A `fetch` compatible with the global one; injected so tests and proxies can replace the network. */
-export type FetchFunction = (input: string, init: RequestInit) => Promise<FetchResponse>;
+export type FetchFunction = (input: string, init: FetchInit) => Promise<FetchResponse>;
+
+/** Default cap on a response body: far above any chat answer, far below what exhausts memory. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 export interface PostJsonArgs {
   fetch: FetchFunction;
@@ -25,6 +42,14 @@ export interface PostJsonArgs {
   label: string;
   /** How to fix a rejected key, appended to 401 messages. */
   keyHint: string;
+  /** Largest body accepted; a longer one is cut and the call fails with kind `too-large`. Default DEFAULT_MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number;
+}
+
+/** The parsed body and what the caller should know about it (e.g. it was not valid UTF-8). */
+export interface PostJsonResult {
+  body: JsonObject;
+  warnings: CallWarning[];
 }
 
 /** Statuses worth trying again: the request may succeed unchanged later. Every 5xx is (529 = overloaded). */
@@ -38,10 +63,13 @@ const MAX_BODY_CHARS = 8000;
 /**
  * POST a JSON body and return the parsed JSON object, or throw a ProviderCallError whose `kind`
  * says what went wrong. Every failure path of both wire protocols goes through here, so they map
- * errors identically.
+ * errors identically, and every string that leaves it (body, message) has the credentials of the
+ * request redacted in all their spellings.
  */
-export async function postJson(args: PostJsonArgs): Promise<JsonObject> {
+export async function postJson(args: PostJsonArgs): Promise<PostJsonResult> {
   const { signal: callerSignal, label } = args;
+  const maxResponseBytes = args.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const redact = redactorFor(args.headers);
   if (callerSignal?.aborted) throw abortedError(label, callerSignal.reason);
   // One controller per call with a plain timer: AbortSignal.timeout/any cost far more per request.
   const controller = new AbortController();
@@ -61,11 +89,12 @@ export async function postJson(args: PostJsonArgs): Promise<JsonObject> {
       headers: { 'content-type': 'application/json', ...args.headers },
       body: JSON.stringify(args.body),
       signal,
+      maxResponseBytes,
     });
     // The body can stall after the headers arrive; the same signal covers reading it.
-    // Servers echo keys back in errors ("Incorrect API key provided: sk-..."); nothing stored or
-    // printed may hold one.
-    text = redactSecrets(await response.text(), args.headers);
+    // Servers echo keys back in errors ("Incorrect API key provided: sk-..."), escaped or not;
+    // nothing stored or printed may hold one, so the text is redacted before it is decoded.
+    text = redact(await response.text());
   } catch (error) {
     if (callerSignal?.aborted) throw abortedError(label, error);
     if (timedOut) {
@@ -77,7 +106,7 @@ export async function postJson(args: PostJsonArgs): Promise<JsonObject> {
       });
     }
     throw new ProviderCallError({
-      message: `${label} could not be reached: ${redactSecrets(describeNetworkError(error), args.headers)}.`,
+      message: `${label} could not be reached: ${redact(describeNetworkError(error))}.`,
       kind: 'network',
       isRetryable: true,
       cause: error,
@@ -87,7 +116,9 @@ export async function postJson(args: PostJsonArgs): Promise<JsonObject> {
     stopWaiting();
   }
 
-  if (!response.ok) throw httpError(args, response.status, response.headers, text);
+  // A transport that ignores maxResponseBytes still cannot hand a longer body further on.
+  if (response.truncated || text.length > maxResponseBytes) throw tooLarge(label, maxResponseBytes, text, response.status);
+  if (!response.ok) throw httpError(args, response.status, response.headers, text, redact);
 
   let parsed: unknown;
   try {
@@ -104,24 +135,41 @@ export async function postJson(args: PostJsonArgs): Promise<JsonObject> {
     const code = typeof body.error === 'object' && !Array.isArray(body.error) ? body.error.code : undefined;
     const status = typeof code === 'number' && code >= 400 ? code : undefined;
     throw new ProviderCallError({
-      message: `${label} answered HTTP 200 with an error${status ? ` (code ${status})` : ''}: ${serverMessage(body, text)}`,
+      message: `${label} answered HTTP 200 with an error${status ? ` (code ${status})` : ''}: ${redact(serverMessage(body, text))}`,
       kind: 'http',
       statusCode: status,
       isRetryable: status === undefined || isRetryableStatus(status),
       responseBody: text.slice(0, MAX_BODY_CHARS),
     });
   }
-  return body;
+  const warnings: CallWarning[] = [];
+  if (response.invalidUtf8) {
+    warnings.push({ type: 'other', setting: 'encoding', message: `${label} sent a body that is not valid UTF-8; the bytes that are not were stored as U+FFFD.` });
+  }
+  return { body, warnings };
 }
 
-function httpError(args: PostJsonArgs, status: number, headers: Pick<Headers, 'get'>, text: string): ProviderCallError {
+function tooLarge(label: string, maxBytes: number, text: string, status: number): ProviderCallError {
+  return new ProviderCallError({
+    message: `${label} sent a response larger than the limit of ${maxBytes} bytes (maxResponseBytes); it was cut and the call counts as failed.`,
+    kind: 'too-large',
+    statusCode: status,
+    // The same request would bring the same body and the same cost again.
+    isRetryable: false,
+    responseBody: text.slice(0, MAX_BODY_CHARS),
+    bodyTruncated: true,
+  });
+}
+
+function httpError(args: PostJsonArgs, status: number, headers: Pick<Headers, 'get'>, text: string, redact: Redactor): ProviderCallError {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     parsed = undefined;
   }
-  const detail = serverMessage(parsed, text);
+  // Decoded strings are redacted again: belt and braces over the raw-text pass.
+  const detail = redact(serverMessage(parsed, text));
   const advice =
     status === 401 ? ` ${args.keyHint}`
     : status === 403 ? ' The key is valid but lacks permission for this model or endpoint.'
@@ -191,22 +239,4 @@ export function emptyResponse(label: string, why: string, body: JsonObject): Pro
     isRetryable: true,
     responseBody: JSON.stringify(body).slice(0, MAX_BODY_CHARS),
   });
-}
-
-/** Header values that carry credentials. */
-const SECRET_HEADERS = ['authorization', 'x-api-key', 'api-key', 'x-goog-api-key'];
-
-/** The text with every credential sent in the headers (and its bare token) replaced by [redacted]. */
-export function redactSecrets(text: string, headers: Record<string, string>): string {
-  const secrets = new Set<string>();
-  for (const [name, value] of Object.entries(headers)) {
-    if (!SECRET_HEADERS.includes(name.toLowerCase()) || !value) continue;
-    secrets.add(value);
-    const token = value.replace(/^(Bearer|Basic|Token)\s+/i, '');
-    // Short tokens would redact ordinary words; real keys are long.
-    if (token.length >= 8) secrets.add(token);
-  }
-  let out = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(secret).join('[redacted]');
-  return out;
 }

@@ -21,8 +21,8 @@ export interface RecordedRequest {
 /** How to answer one request. */
 export type FakeReply =
   /**
-   * A normal response. An object `body` is sent as JSON; a string is sent as is (for malformed
-   * bodies). `stallBody` sends the headers and half the body, then never finishes.
+   * A normal response. An object `body` is sent as JSON; a string or a Buffer is sent as is (for
+   * malformed bodies and bytes that are not UTF-8). `stallBody` sends the headers and half the body, then never finishes.
    */
   | { status?: number; headers?: Record<string, string>; body?: unknown; delayMs?: number; stallBody?: boolean }
   /** Never answer; the connection stays open until the client gives up or the server closes. */
@@ -103,7 +103,7 @@ export async function startFakeServer(options: FakeServerOptions = {}, basePath 
 
 function send(res: ServerResponse, reply: { status?: number; headers?: Record<string, string>; body?: unknown; stallBody?: boolean }): void {
   if (res.destroyed || res.writableEnded) return;
-  const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+  const text = reply.body === undefined ? '' : typeof reply.body === 'string' || Buffer.isBuffer(reply.body) ? reply.body : JSON.stringify(reply.body);
   res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
   if (reply.stallBody) res.write(text.slice(0, Math.floor(text.length / 2)));
   else res.end(text);
