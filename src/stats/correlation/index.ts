@@ -1,6 +1,7 @@
 export { CorrelationInputError, type CorrelationInputProblem } from './errors.js';
 export { kendallTauB, kendallTauC, type KendallResult } from './kendall.js';
 export { spearman, type SpearmanResult } from './spearman.js';
+export { pearson, type PearsonResult } from './pearson.js';
 export {
   distanceCorrelationSq,
   distanceCovarianceSq,
