@@ -13,3 +13,4 @@ export {
 } from './dcor.js';
 export { theilSen, type TheilSenOptions, type TheilSenResult } from './theil-sen.js';
 export { siegel, type SiegelOptions, type SiegelResult } from './siegel.js';
+export { tauBResampler, type TauBResampler } from './kendall-resampler.js';
