@@ -38,6 +38,7 @@ export function radixSort(values: Float64Array, feed?: Uint32Array): RadixSorted
   let hi = new Uint32Array(n);
   let lo = new Uint32Array(n);
   let idx = new Uint32Array(n);
+  if (n < SMALL_SORT) return comparisonSort(bits, n, feed);
   const hist = new Uint32Array(4 * 65536);
   for (let p = 0; p < n; p++) {
     const i = feed ? feed[p]! : p;
@@ -80,6 +81,54 @@ export function radixSort(values: Float64Array, feed?: Uint32Array): RadixSorted
     [idx, idx2] = [idx2, idx];
   }
   return { order: idx, keyHigh: hi, keyLow: lo };
+}
+
+/**
+ * Below this size the radix sort's fixed cost (a 1 MB histogram and four 65,536-bucket prefix sums)
+ * dwarfs the data, which matters when a statistic is recomputed on thousands of bootstrap resamples
+ * of a few hundred observations; a stable merge sort on the same keys is then ~10x cheaper at n = 120.
+ */
+const SMALL_SORT = 4096;
+
+function comparisonSort(bits: Uint32Array, n: number, feed?: Uint32Array): RadixSorted {
+  const H = HIGH_WORD;
+  const L = 1 - HIGH_WORD;
+  const khAll = new Uint32Array(n);
+  const klAll = new Uint32Array(n);
+  let idx = new Uint32Array(n);
+  let tmp = new Uint32Array(n);
+  for (let p = 0; p < n; p++) {
+    const i = feed ? feed[p]! : p;
+    const h = bits[2 * i + H]!;
+    const negative = h >>> 31;
+    khAll[p] = negative ? ~h >>> 0 : (h | 0x80000000) >>> 0;
+    klAll[p] = negative ? ~bits[2 * i + L]! >>> 0 : bits[2 * i + L]!;
+    idx[p] = p;
+  }
+  // Bottom-up merge sort: stable, so ties keep the order they were fed in, as the radix sort does.
+  for (let width = 1; width < n; width *= 2) {
+    for (let left = 0; left < n; left += 2 * width) {
+      const mid = Math.min(left + width, n);
+      const right = Math.min(left + 2 * width, n);
+      let a = left;
+      let b = mid;
+      for (let k = left; k < right; k++) {
+        const takeB = a >= mid || (b < right && (khAll[idx[b]!]! < khAll[idx[a]!]! || (khAll[idx[b]!]! === khAll[idx[a]!]! && klAll[idx[b]!]! < klAll[idx[a]!]!)));
+        tmp[k] = takeB ? idx[b++]! : idx[a++]!;
+      }
+    }
+    [idx, tmp] = [tmp, idx];
+  }
+  const order = new Uint32Array(n);
+  const keyHigh = new Uint32Array(n);
+  const keyLow = new Uint32Array(n);
+  for (let p = 0; p < n; p++) {
+    const q = idx[p]!;
+    order[p] = feed ? feed[q]! : q;
+    keyHigh[p] = khAll[q]!;
+    keyLow[p] = klAll[q]!;
+  }
+  return { order, keyHigh, keyLow };
 }
 
 /** Dense ranks, tie-group sizes and sorted order of a sample (see radixSort for the input contract). */

@@ -1,5 +1,6 @@
 import { pairedSamples } from './errors.js';
 import { averageRanks } from './ranks.js';
+import { correlationAbout, tOf } from './pearson.js';
 import { studentTTwoSidedP } from './special.js';
 
 export interface SpearmanResult {
@@ -17,33 +18,10 @@ export interface SpearmanResult {
 export function spearman(x: ArrayLike<number>, y: ArrayLike<number>): SpearmanResult {
   const [xs, ys] = pairedSamples(x, y, 'spearman', 2);
   const n = xs.length;
-  if (isConstant(xs) || isConstant(ys)) return { rho: NaN, pValue: NaN, n };
   const rx = averageRanks(xs);
   const ry = averageRanks(ys);
   // Average ranks always sum to n(n+1)/2, so the mean is exact.
-  const mean = (n + 1) / 2;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = rx[i]! - mean;
-    const dy = ry[i]! - mean;
-    sxy += dx * dy;
-    sxx += dx * dx;
-    syy += dy * dy;
-  }
-  let rho = Math.min(1, Math.max(-1, sxy / Math.sqrt(sxx) / Math.sqrt(syy)));
-  // Identical (or exactly reversed) rankings are rho = +/-1 exactly, as scipy's corrcoef gives, so
-  // p = 0; the quotient above can land one ulp short of it.
-  if (Math.abs(Math.abs(sxy) - Math.sqrt(sxx * syy)) <= 4 * Number.EPSILON * Math.abs(sxy)) rho = Math.sign(sxy);
-  const dof = n - 2;
-  // Clip as scipy does: rounding can make (1 + rho)(1 - rho) slightly negative.
-  const t = rho * Math.sqrt(Math.max(0, dof / ((rho + 1) * (1 - rho))));
-  return { rho, pValue: studentTTwoSidedP(t, dof), n };
-}
-
-function isConstant(v: Float64Array): boolean {
-  const first = v[0];
-  for (let i = 1; i < v.length; i++) if (v[i] !== first) return false;
-  return true;
+  const rho = correlationAbout(rx, ry, (n + 1) / 2, (n + 1) / 2);
+  if (Number.isNaN(rho)) return { rho, pValue: NaN, n };
+  return { rho, pValue: studentTTwoSidedP(tOf(rho, n - 2), n - 2), n };
 }

@@ -95,6 +95,14 @@ export function anovaTable(design: CodedDesign): AnovaTable {
     tCentred.set(e.mask, t / perCell);
   }
 
+  return finishTable(effects, sizes, tCentred, N, grandMean);
+}
+
+/**
+ * The ANOVA table from the T terms of the centred scores (keyed by effect mask, 0 = grand mean):
+ * SS by inclusion-exclusion over the primary facets, df, MS and the EMS coefficients.
+ */
+export function finishTable(effects: Effect[], sizes: readonly number[], tCentred: ReadonlyMap<number, number>, N: number, grandMean: number): AnovaTable {
   const tMean = N * grandMean * grandMean;
   const df: number[] = [];
   const ss: number[] = [];

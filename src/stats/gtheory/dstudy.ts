@@ -3,8 +3,22 @@ import type { Level } from './design.js';
 import type { VarianceComponentsResult } from './variance-components.js';
 
 export interface DStudyOptions {
-  /** The facet whose universe scores we want to tell apart (e.g. `p`, `obs`). Must not be nested. */
-  objectOfMeasurement: string;
+  /**
+   * What we want to tell apart: one facet (e.g. `p`, `obs`) or a composite object of several facets
+   * (e.g. `['obs', 'item']`: each observation on each item). Object facets must not be nested.
+   */
+  objectOfMeasurement: string | readonly string[];
+  /**
+   * How a composite object's components are split (ignored for a single facet, where both agree
+   * with Brennan 2001, ch. 4):
+   * - `'joint'` (Hardy & Kim 2026, "Knowledge without Wisdom", C.4): universe score = the component
+   *   of exactly the object's facets; relative error = components holding all of them and an
+   *   instrument facet; absolute error = every component holding an instrument facet.
+   * - `'composite'` (default; Brennan's composite object, the object's facets taken together as one):
+   *   universe score = every component made only of object facets; relative error = components
+   *   holding an object facet and an instrument facet; absolute error as for 'joint'.
+   */
+  convention?: 'joint' | 'composite';
   /**
    * D-study sample sizes n' per facet (a nested facet: per level of its parents, e.g. raters per
    * task). Facets left out keep their G-study sizes.
@@ -27,30 +41,42 @@ export interface DStudyResult {
   phi: number;
   /** The sample sizes used, per facet other than the object of measurement. */
   sampleSizes: Record<string, number>;
+  objectOfMeasurement: string[];
+  convention: 'joint' | 'composite';
 }
 
 /**
  * D study for a design analysed by {@link varianceComponents} (Brennan 2001, ch. 4): each
- * component sigma^2_b is divided by the product of the D-study sizes n' of its facets other than
- * the object of measurement p. Components containing p and only fixed facets go to tau; those with
- * p and a random facet to delta and Delta; those without p but with a random facet to Delta; those
- * made only of fixed facets are dropped. Negative estimates count as 0 (Brennan's convention).
+ * component sigma^2_b is divided by the product of the D-study sizes n' of its facets outside the
+ * object of measurement. For a single object facet p: components containing p and only fixed
+ * facets go to tau; those with p and a random facet to delta and Delta; those without p but with a
+ * random facet to Delta; those made only of fixed facets are dropped. A composite object follows
+ * `convention` (see {@link DStudyOptions}); components that hold some object facets and no random
+ * instrument facet, but are not universe score under the convention, are in neither (e.g. sigma^2(obs)
+ * for the joint object obs x item). Negative estimates count as 0 (Brennan's convention).
  */
 export function dStudy(components: Pick<VarianceComponentsResult, 'facets' | 'levels' | 'components' | 'nesting'>, options: DStudyOptions): DStudyResult {
   const { facets } = components;
-  const p = options.objectOfMeasurement;
-  if (!facets.includes(p)) throw new StatsInputError('objectOfMeasurement', `"${p}" is not one of the facets (${facets.join(', ')})`);
-  if (components.nesting[p]) throw new StatsInputError('objectOfMeasurement', `"${p}" is nested; choose a facet that is not nested`);
+  const object = typeof options.objectOfMeasurement === 'string' ? [options.objectOfMeasurement] : [...(options.objectOfMeasurement ?? [])];
+  const convention = options.convention ?? 'composite';
+  if (convention !== 'joint' && convention !== 'composite') throw new StatsInputError('convention', `must be 'joint' or 'composite', got ${String(convention)}`);
+  if (object.length === 0) throw new StatsInputError('objectOfMeasurement', 'name at least one facet');
+  for (const p of object) {
+    if (!facets.includes(p)) throw new StatsInputError('objectOfMeasurement', `"${p}" is not one of the facets (${facets.join(', ')})`);
+    if (components.nesting[p]) throw new StatsInputError('objectOfMeasurement', `"${p}" is nested; choose a facet that is not nested`);
+  }
+  if (new Set(object).size !== object.length) throw new StatsInputError('objectOfMeasurement', `repeats a facet: ${object.join(', ')}`);
+  const isObject = new Set(object);
   const fixed = new Set(options.fixed ?? []);
   for (const f of fixed) {
     if (!facets.includes(f)) throw new StatsInputError('fixed', `"${f}" is not one of the facets (${facets.join(', ')})`);
-    if (f === p) throw new StatsInputError('fixed', 'the object of measurement cannot be fixed');
+    if (isObject.has(f)) throw new StatsInputError('fixed', 'the object of measurement cannot be fixed');
   }
   const sizes: Record<string, number> = {};
-  for (const f of facets) if (f !== p) sizes[f] = components.levels[f]!;
+  for (const f of facets) if (!isObject.has(f)) sizes[f] = components.levels[f]!;
   for (const [f, n] of Object.entries(options.facets ?? {})) {
     if (!facets.includes(f)) throw new StatsInputError(`facets.${f}`, `is not one of the facets (${facets.join(', ')})`);
-    if (f === p) continue;
+    if (isObject.has(f)) continue;
     if (typeof n !== 'number' || !(n > 0) || !Number.isFinite(n)) throw new StatsInputError(`facets.${f}`, `must be a positive number, got ${String(n)}`);
     sizes[f] = n;
   }
@@ -59,18 +85,17 @@ export function dStudy(components: Pick<VarianceComponentsResult, 'facets' | 'le
   let Delta = 0;
   for (const c of components.components) {
     const v = Math.max(0, c.estimate);
-    const others = c.facets.filter(f => f !== p);
+    const others = c.facets.filter(f => !isObject.has(f));
     const divisor = others.reduce((d, f) => d * sizes[f]!, 1);
     const random = others.some(f => !fixed.has(f));
-    if (c.facets.includes(p)) {
-      if (random) {
-        delta += v / divisor;
-        Delta += v / divisor;
-      } else {
-        tau += v / divisor;
-      }
-    } else if (random) {
+    const held = c.facets.length - others.length;
+    // 'joint' needs every object facet; 'composite' any of them.
+    const onObject = convention === 'joint' ? held === object.length : held > 0;
+    if (random) {
       Delta += v / divisor;
+      if (onObject) delta += v / divisor;
+    } else if (onObject) {
+      tau += v / divisor;
     }
   }
   return {
@@ -80,6 +105,8 @@ export function dStudy(components: Pick<VarianceComponentsResult, 'facets' | 'le
     eRho2: tau / (tau + delta),
     phi: tau / (tau + Delta),
     sampleSizes: sizes,
+    objectOfMeasurement: object,
+    convention,
   };
 }
 

@@ -1,0 +1,15 @@
+export { analyze, type AnalyzeOptions, type ValidityReport } from './analyze.js';
+export { readAnalysisFiles, buildTable, type AnalysisFiles } from './input/import.js';
+export { parseCsv, type CsvTable, type CsvRecord } from './input/csv.js';
+export { parseOrdinal, type OrdinalParse, type OrdinalScale } from './ordinal.js';
+export type { AnalysisTable, Baseline, ExpertRow, RatingRow, Scale } from './table.js';
+export type { AlignmentRow } from './analyses/alignment.js';
+export type { TauSummary, PearsonSummary } from './analyses/tau.js';
+export type { BaselineRow } from './analyses/baselines.js';
+export type { Dependence, DcorMatrix, DependenceSummary } from './analyses/dependence.js';
+export type { Ensembles, EnsembleRow, EnsembleTest } from './analyses/ensembles.js';
+export type { RobustnessRow } from './analyses/robustness.js';
+export type { ErrorDecomposition, DesignReport } from './analyses/decomposition.js';
+export type { Decomposition, ComponentShare } from './analyses/shares.js';
+export { decomposeDense } from './analyses/shares.js';
+export { TARGET_RELIABILITY, type DStudyReport, type DStudyCell } from './analyses/d-study.js';

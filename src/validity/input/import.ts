@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError, type ConfigIssue } from '../../core/index.js';
+import type { AnalysisTable, Baseline, ExpertRow, RatingRow, Scale } from '../table.js';
+import { CsvReader } from './columns.js';
+import { parseCsv, type CsvTable } from './csv.js';
+
+/** The CSV files of `validity analyze` (design.md, "Judge validity"). */
+export interface AnalysisFiles {
+  ratings: string;
+  experts: string;
+  scales: string;
+  outcomes?: string;
+  observations?: string;
+  /** rater,weight: expertise weights for the weighted ensemble. */
+  raterWeights?: string;
+}
+
+/** Reads every file in full, then builds the table; any problem in any file is reported together. */
+export function readAnalysisFiles(files: AnalysisFiles): AnalysisTable {
+  const read = (path: string | undefined): CsvTable | undefined => {
+    if (path === undefined) return undefined;
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(path);
+    } catch (error) {
+      throw new ConfigError([{ file: path, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path` }]);
+    }
+    return parseCsv(bytes, path);
+  };
+  return buildTable({
+    ratings: read(files.ratings)!, experts: read(files.experts)!, scales: read(files.scales)!,
+    outcomes: read(files.outcomes), observations: read(files.observations), raterWeights: read(files.raterWeights),
+  });
+}
+
+interface Tables {
+  ratings: CsvTable; experts: CsvTable; scales: CsvTable;
+  outcomes?: CsvTable | undefined; observations?: CsvTable | undefined; raterWeights?: CsvTable | undefined;
+}
+
+/** Builds the analysis table from parsed CSV tables, checking keys, numbers and scales. */
+export function buildTable(t: Tables): AnalysisTable {
+  const issues: ConfigIssue[] = [];
+  const scales = readScales(t.scales, issues);
+  const ratings = readRatings(t.ratings, scales, issues);
+  const experts = readExperts(t.experts, scales, issues);
+  const baselines: Baseline[] = [];
+  const units = new Map<string, string>();
+  if (t.observations) {
+    const c = new CsvReader(t.observations, ['observation', 'unit']);
+    const rows = c.issues.length ? [] : t.observations.records;
+    for (const r of rows) {
+      const obs = c.text(r, 'observation');
+      if (units.has(obs)) c.problem(r, 'observation', `lists observation "${obs}" a second time`);
+      units.set(obs, c.text(r, 'unit'));
+    }
+    baselines.push(...numericExtras(c, 'observation', 'observation'));
+    issues.push(...c.issues);
+  }
+  const outcomes = new Map<string, number>();
+  if (t.outcomes) {
+    const c = new CsvReader(t.outcomes, ['unit', 'outcome']);
+    for (const r of c.issues.length ? [] : t.outcomes.records) {
+      const unit = c.text(r, 'unit');
+      const v = c.number(r, 'outcome');
+      if (outcomes.has(unit)) c.problem(r, 'unit', `lists unit "${unit}" a second time`);
+      if (v !== null) outcomes.set(unit, v);
+    }
+    baselines.push(...numericExtras(c, 'unit', 'unit'));
+    issues.push(...c.issues);
+  }
+  const raterWeights = new Map<string, number>();
+  if (t.raterWeights) {
+    const c = new CsvReader(t.raterWeights, ['rater', 'weight']);
+    for (const r of c.issues.length ? [] : t.raterWeights.records) {
+      const v = c.number(r, 'weight');
+      if (v !== null && !(v >= 0)) c.problem(r, 'weight', `must be >= 0, got ${v}`);
+      else if (v !== null) raterWeights.set(c.text(r, 'rater'), v);
+    }
+    issues.push(...c.issues);
+  }
+  if (ratings.length === 0 && issues.length === 0) issues.push({ file: t.ratings.file, message: 'has no rating rows' });
+  if (experts.length === 0 && issues.length === 0) issues.push({ file: t.experts.file, message: 'has no expert rows' });
+  if (issues.length) throw new ConfigError(issues.slice(0, 25).concat(issues.length > 25 ? [{ message: `... and ${issues.length - 25} more problem(s)` }] : []));
+  return { ratings, experts, outcomes, units, scales, baselines, raterWeights };
+}
+
+function readScales(t: CsvTable, issues: ConfigIssue[]): Map<string, Scale & { line: number }> {
+  const c = new CsvReader(t, ['item', 'min', 'max']);
+  const scales = new Map<string, Scale & { line: number }>();
+  for (const r of c.issues.length ? [] : t.records) {
+    const item = c.text(r, 'item');
+    const min = c.number(r, 'min');
+    const max = c.number(r, 'max');
+    if (scales.has(item)) c.problem(r, 'item', `lists item "${item}" a second time`);
+    if (min !== null && max !== null && !(max > min)) c.problem(r, 'max', `must be above min (${min}), got ${max}`);
+    else if (min !== null && max !== null) scales.set(item, { min, max, line: r.line });
+  }
+  issues.push(...c.issues);
+  return scales;
+}
+
+function checkScore(c: CsvReader, r: CsvTable['records'][number], item: string, score: number | null, scales: Map<string, Scale & { line: number }>): void {
+  const s = scales.get(item);
+  if (!s) { c.problem(r, 'item', `item "${item}" has no row in the scales file; add "${item},<min>,<max>"`); return; }
+  if (score !== null && (score < s.min || score > s.max)) {
+    c.problem(r, 'score', `${score} is outside item "${item}"'s scale ${s.min}-${s.max} (scales file line ${s.line})`);
+  }
+}
+
+function readRatings(t: CsvTable, scales: Map<string, Scale & { line: number }>, issues: ConfigIssue[]): RatingRow[] {
+  const c = new CsvReader(t, ['observation', 'item', 'rater', 'prompt', 'score'], ['repeat']);
+  const seen = new Map<string, number>();
+  const out: RatingRow[] = [];
+  for (const r of c.issues.length ? [] : t.records) {
+    const row: RatingRow = {
+      observation: c.text(r, 'observation'), item: c.text(r, 'item'), rater: c.text(r, 'rater'),
+      prompt: c.text(r, 'prompt'), repeat: c.has('repeat') ? c.text(r, 'repeat', true) : '',
+      // An empty score is an unscored rating: kept and counted, never read as 0.
+      score: c.number(r, 'score', true),
+    };
+    if (row.score === null && r.cells[t.header.indexOf('score')]!.trim() === '') row.unscoredReason = 'empty score in the ratings file';
+    const extra = c.extra(r);
+    if (extra) row.extra = extra;
+    checkScore(c, r, row.item, row.score, scales);
+    const key = JSON.stringify([row.observation, row.item, row.rater, row.prompt, row.repeat]);
+    const first = seen.get(key);
+    if (first !== undefined) c.problem(r, 'repeat', `repeats the rating on line ${first} (same observation, item, rater, prompt and repeat); give each repeat its own label in a "repeat" column`);
+    else seen.set(key, r.line);
+    out.push(row);
+  }
+  issues.push(...c.issues);
+  return out;
+}
+
+function readExperts(t: CsvTable, scales: Map<string, Scale & { line: number }>, issues: ConfigIssue[]): ExpertRow[] {
+  const c = new CsvReader(t, ['observation', 'item', 'expert', 'score']);
+  const seen = new Map<string, number>();
+  const out: ExpertRow[] = [];
+  for (const r of c.issues.length ? [] : t.records) {
+    const score = c.number(r, 'score');
+    const row = { observation: c.text(r, 'observation'), item: c.text(r, 'item'), expert: c.text(r, 'expert') };
+    checkScore(c, r, row.item, score, scales);
+    const key = JSON.stringify([row.observation, row.item, row.expert]);
+    const first = seen.get(key);
+    if (first !== undefined) c.problem(r, 'expert', `repeats the expert rating on line ${first}`);
+    else seen.set(key, r.line);
+    const extra = c.extra(r);
+    if (score !== null) out.push({ ...row, score, ...(extra ? { extra } : {}) });
+  }
+  issues.push(...c.issues);
+  return out;
+}
+
+/** Extra columns whose every cell is a number become baselines; other extra columns are kept only as text. */
+function numericExtras(c: CsvReader, keyColumn: string, level: Baseline['level']): Baseline[] {
+  return c.extraColumns().flatMap(name => {
+    const values = new Map<string, number>();
+    for (const r of c.table.records) {
+      const v = r.cells[c.table.header.indexOf(name)]!.trim();
+      if (v === '') continue;
+      if (!Number.isFinite(Number(v))) return [];
+      values.set(r.cells[c.table.header.indexOf(keyColumn)]!.trim(), Number(v));
+    }
+    return values.size ? [{ name, level, values }] : [];
+  });
+}
