@@ -1,5 +1,5 @@
 import { LineCounter, isMap, isNode, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
-import type { ConfigIssue } from '../core/errors.js';
+import type { ConfigIssue } from '../errors.js';
 
 /** A parsed YAML file that can say on which line any dot-path sits. */
 export interface YamlSource {
