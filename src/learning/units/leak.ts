@@ -3,7 +3,8 @@
  * "The man is tired." but "a" does not leak into "bala". Case and Unicode form are ignored.
  */
 export function wordsOf(text: string): string[] {
-  return text.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}\p{M}'’]+/gu) ?? [];
+  // An apostrophe inside a word is a letter (vo'o, Kowi'at); around a word it is a quote mark.
+  return text.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*/gu) ?? [];
 }
 
 export function containsWords(haystack: ReadonlyArray<string>, needle: ReadonlyArray<string>): boolean {
