@@ -9,6 +9,8 @@ import { registerSuites } from './commands/suites.js';
 import { registerModels } from './commands/models.js';
 import { registerRescore } from './commands/rescore.js';
 import { registerScenario } from './commands/scenario.js';
+import { registerUnits } from './commands/units.js';
+import { registerDeck } from './commands/deck.js';
 import { EXIT_CODES as EXIT } from './exit-codes.js';
 import { endQuietlyOnClosedPipes } from './closed-pipe.js';
 
@@ -28,6 +30,8 @@ registerRuns(program);
 registerSuites(program);
 registerModels(program);
 registerScenario(program);
+registerUnits(program);
+registerDeck(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -7,8 +7,8 @@ import { scaleOf, scoredFields } from './judge/score.js';
 import type { ScenarioFile } from './schema.js';
 import { placeholders } from './template.js';
 import type { Anchor, Evaluation, FormatField } from './types.js';
-import type { YamlSource } from './yaml-source.js';
-import { closest } from './zod-issues.js';
+import type { YamlSource } from '../core/config/yaml-source.js';
+import { closest } from '../core/config/zod-issues.js';
 
 type EvaluationInput = NonNullable<ScenarioFile['evaluation']>;
 

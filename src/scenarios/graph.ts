@@ -2,8 +2,8 @@ import type { ConfigIssue } from '../core/errors.js';
 import { DirectionSyntaxError, parseDirection, type NodeRef } from './router.js';
 import { bindRouter } from './routers.js';
 import type { DialogueGraph, Edge } from './types.js';
-import type { YamlSource } from './yaml-source.js';
-import { closest } from './zod-issues.js';
+import type { YamlSource } from '../core/config/yaml-source.js';
+import { closest } from '../core/config/zod-issues.js';
 
 export const START = 'START';
 export const END = 'END';

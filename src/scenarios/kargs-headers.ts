@@ -1,7 +1,7 @@
 import type { Env } from '../core/env.js';
 import type { ConfigIssue } from '../core/errors.js';
 import { quoteValue } from '../core/text-safety.js';
-import type { YamlSource } from './yaml-source.js';
+import type { YamlSource } from '../core/config/yaml-source.js';
 
 /**
  * kargs keys that hold HTTP headers for the client (LangChain `default_headers`, the OpenAI SDK's

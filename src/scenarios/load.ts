@@ -13,8 +13,8 @@ import { ScenarioFileSchema, type ScenarioFile } from './schema.js';
 import { buildTasks } from './tasks.js';
 import { placeholders } from './template.js';
 import type { PromptMessage, Scenario, ScenarioAgent, ScenarioModel, ScenarioTask, ScenarioVariant } from './types.js';
-import { parseYamlSource, type YamlSource } from './yaml-source.js';
-import { closest, zodIssues } from './zod-issues.js';
+import { parseYamlSource, type YamlSource } from '../core/config/yaml-source.js';
+import { closest, zodIssues } from '../core/config/zod-issues.js';
 
 export interface LoadScenarioOptions {
   /** Where `${VAR}` is read from. Default `process.env`. */

@@ -14,7 +14,7 @@ import type { FetchFunction } from '../providers/shared/post-json.js';
 import { headersFromKargs, HEADER_KEYS } from './kargs-headers.js';
 import type { ModelConfigInput } from './schema.js';
 import type { ScenarioGlobals, ScenarioModel } from './types.js';
-import type { YamlSource } from './yaml-source.js';
+import type { YamlSource } from '../core/config/yaml-source.js';
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 

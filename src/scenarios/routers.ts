@@ -1,6 +1,6 @@
 import { stripReasoning } from './memory.js';
 import { DirectionSyntaxError, type ArgValue, type NodeRef, type RouterCall } from './router.js';
-import { closest } from './zod-issues.js';
+import { closest } from '../core/config/zod-issues.js';
 
 /*
  * The registered routers a direction may name. A router is a named factory with literal

@@ -6,7 +6,7 @@ import { FILE_LIMITS, readUserLines, readUserText } from '../core/user-file.js';
 import { parseCsv, CsvSyntaxError } from './csv.js';
 import type { ScenarioFile } from './schema.js';
 import type { ScenarioTask } from './types.js';
-import type { YamlSource } from './yaml-source.js';
+import type { YamlSource } from '../core/config/yaml-source.js';
 
 type Vars = Record<string, string>;
 

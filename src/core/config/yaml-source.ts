@@ -1,6 +1,6 @@
 import { LineCounter, isAlias, isMap, isNode, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
-import type { ConfigIssue } from '../core/errors.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/jsonl.js';
+import type { ConfigIssue } from '../errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../jsonl.js';
 
 /**
  * Most alias expansions a file may make. A few anchors reused a few times is normal; a chain of

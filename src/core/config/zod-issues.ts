@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ConfigIssue } from '../core/errors.js';
+import type { ConfigIssue } from '../errors.js';
 import type { YamlSource } from './yaml-source.js';
 
 /** Turn zod issues into issues with a YAML line, a dot-path and, for unknown keys, a "did you mean". */
