@@ -104,7 +104,7 @@ export async function scenarioReport(store: Store, runId: string): Promise<Scena
     return {
       model,
       spec: own[0]?.modelSpec ?? '',
-      isBaseline: (own[0]?.modelSpec ?? '').startsWith('baseline:'),
+      isBaseline: data.isBaseline(model),
       score: estimate(tasks.map(t => mean(t.score))),
       dimensions: Object.fromEntries(dimNames.map(d => [d, estimate(tasks.filter(t => t.dims.has(d)).map(t => mean(t.dims.get(d)!)))])),
       dialogues,

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
-import { writeReport, type ReportFormat } from '../../report/index.js';
+import type { ReportFormat } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
-import { tests } from '../wiring.js';
+import { runKindOf } from '../run-kinds.js';
 
 export function registerReport(program: Command): void {
   program.command('report')
@@ -15,9 +15,11 @@ export function registerReport(program: Command): void {
       if (!['html', 'md', 'json'].includes(f.format)) throw new ConfigError([{ field: '--format', message: `expected html, md or json, got "${f.format}"` }]);
       const store = await openStore(f.store, { mustExist: true });
       try {
-        if (!(await store.getRun(runId))) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with: paideia runs` }]);
+        const run = await store.getRun(runId);
+        if (!run) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with: paideia runs --store ${store.url}` }]);
         const out = f.out ?? `.paideia/reports/${runId}.${f.format}`;
-        await writeReport(store, runId, { format: f.format as ReportFormat, out, tests });
+        // Every kind of run has its report: a scenario run gets the scenario report.
+        await runKindOf(run).report(store, run, { format: f.format as ReportFormat, out });
         process.stdout.write(`${out}\n`);
       } finally {
         await store.close();
