@@ -64,18 +64,25 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
     // Baselines answer instantly and for free: a cache lookup would only cost time.
     const cacheable = o.useCache !== false && !a.model.isBaseline;
     let settleShared: ((r: ChatResult | undefined) => void) | undefined;
-    if (cacheable) {
-      const shared = inFlight.get(a.hash);
-      const hit = shared ? await shared : await o.store.findCachedResult(a.hash);
-      if (hit) return ok({ ...base, status: 'ok', result: hit, attempts: 0, latencyMs: 0, costUsd: 0, cached: true, createdAt: now() }, hit);
-      if (!shared) inFlight.set(a.hash, new Promise(resolve => (settleShared = resolve)));
-    }
     const share = (r: ChatResult | undefined) => {
       if (!settleShared) return;
       settleShared(r);
       settleShared = undefined;
       inFlight.delete(a.hash);
     };
+    if (cacheable) {
+      const shared = inFlight.get(a.hash);
+      // The first asker registers before any await, so identical requests that arrive meanwhile
+      // wait for its answer instead of calling too (deterministically, whatever the timing).
+      if (!shared) inFlight.set(a.hash, new Promise(resolve => (settleShared = resolve)));
+      const hit = shared ? await shared : await o.store.findCachedResult(a.hash);
+      if (hit) {
+        share(hit);
+        return ok({ ...base, status: 'ok', result: hit, attempts: 0, latencyMs: 0, costUsd: 0, cached: true, createdAt: now() }, hit);
+      }
+      // A shared call that failed is not shared: this asker makes (and records) its own.
+      if (shared) inFlight.set(a.hash, new Promise(resolve => (settleShared = resolve)));
+    }
 
     const estimate = o.cost.estimate(a.alias, a.request);
     const hold = await o.budget.reserve(estimate);

@@ -135,7 +135,8 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       }
       writes.push(called.stored);
       costUsd += called.record.costUsd;
-      if (budget.overshootUsd > 0 && o.costCapUsd !== undefined) stop('cost-cap');
+      // A provider that billed past what was reserved may have taken the spend over the cap: start nothing more.
+      if (o.costCapUsd !== undefined && budget.spentUsd > o.costCapUsd) stop('cost-cap');
       if (called.type === 'error') {
         writes.push(saveOutcome(trial, 'failed', failure(step, input, called.record, index)));
         return finish('failed');
@@ -163,7 +164,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     // Judges run only over targets that are done (a failed dialogue is not judged).
     const ready = wave === 0 ? trials : trials.filter(t => t.target !== undefined && done.has(t.target));
     count.blocked += trials.length - ready.length;
-    if (stoppedBy || ready.length === 0) continue;
+    if (stoppedBy === 'claim-lost' || ready.length === 0) continue;
     await runPools(ready);
   }
 
@@ -179,7 +180,9 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       // many trials; a trial counts as finished only once its rows are stored.
       const worker = async () => {
         const behind: Array<Promise<unknown>> = [];
-        while (!stoppedBy && next < queue.length) {
+        // After a stop, trials still finish if they need no new call (a judge with nothing to judge);
+        // a worker that lost its claim writes nothing more.
+        while (stoppedBy !== 'claim-lost' && next < queue.length) {
           const trial = queue[next++]!;
           const r = await runTrial(trial);
           behind.push(r.committed.then(() => {

@@ -51,7 +51,8 @@ export interface ScenarioRunSummary {
   failed: number;
   /** Not finished (interrupted); `--resume` continues them. */
   pending: number;
-  judging?: JudgeSummary & { failed: number; pending: number };
+  /** Judgments: made in this session (`new`), found stored, unscored, failed and still to make. */
+  judging?: JudgeSummary & { new: number; stored: number; failed: number; pending: number };
   stoppedBy?: 'interrupt' | 'cost-cap' | 'claim-lost';
   spentUsd: number;
 }
@@ -141,6 +142,7 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
   o.onEvent?.({ type: 'planned', runId, dialogues: dialogues.length, judgments: judges.length });
 
   const steps = scenarioSteps(scenario);
+  let judgedNow = 0;
   const summary = await executeTrials({
     store, runId, trials, stepOf: steps, models,
     identityOf: alias => ({ spec: specs.find(s => s.alias === alias)!.spec, endpoint: models.get(alias)?.endpoint }),
@@ -148,7 +150,11 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
     // Dialogues and judges share the scenario's concurrency, as one pool.
     poolOf: () => ({ name: 'scenario', size: scenario.globals.concurrency }),
     retryErrors: o.retryErrors ?? false,
-    ...(o.signal ? { signal: o.signal } : {}), ...(o.stopSignal ? { stopSignal: o.stopSignal } : {}), ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+    ...(o.signal ? { signal: o.signal } : {}), ...(o.stopSignal ? { stopSignal: o.stopSignal } : {}),
+    onEvent: e => {
+      if (e.type === 'trial' && e.status === 'done' && e.trial.kind === SCENARIO_JUDGE_STEP) judgedNow++;
+      o.onEvent?.(e);
+    },
   });
   const statuses = await store.listTrialStatuses(runId);
   const metas = new Map((await store.listArtifacts(runId, DIALOGUE_KIND)).map(a => [a.key, a.value as unknown as DialogueMeta]));
@@ -163,7 +169,7 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
   if (scenario.evaluation && o.judge !== false && !summary.stoppedBy) {
     const judged = await aggregatePanels(store, runId, scenario);
     const failed = judges.filter(t => statuses.get(t.id) === 'failed').length;
-    out.judging = { ...judged, failed, pending: judges.filter(t => !statuses.has(t.id) && statuses.get(t.target!) === 'done').length };
+    out.judging = { ...judged, new: judgedNow, stored: judged.judgments - judgedNow, failed, pending: judges.filter(t => !statuses.has(t.id) && statuses.get(t.target!) === 'done').length };
   }
   if (summary.stoppedBy) out.stoppedBy = summary.stoppedBy;
   const unfinished = summary.stoppedBy !== undefined || summary.pending > 0;

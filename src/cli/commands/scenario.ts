@@ -67,7 +67,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
       runId = run.id;
       const j = summary.judging;
       io.stderr(`run ${run.id}: ${summary.ended} ended, ${summary.capped} capped, ${summary.failed} failed, ${summary.pending} pending dialogue(s)`
-        + (j ? `; judgments: ${j.judgments} stored, ${j.unscored} unscored, ${j.failed} failed, ${j.pending} pending` : '') + `; spent $${summary.spentUsd.toFixed(4)} (store ${store.url})\n`);
+        + (j ? `; judgments: ${j.new} new, ${j.stored} stored, ${j.unscored} unscored, ${j.failed} failed, ${j.pending} pending` : '') + `; spent $${summary.spentUsd.toFixed(4)} (store ${store.url})\n`);
       if (f.report) {
         const report = scenarioReport(store, run.id);
         mkdirSync(dirname(f.report), { recursive: true });

@@ -1,7 +1,7 @@
 import type { Judgment, Score, Store, Trial } from '../../core/index.js';
 import type { JudgeSetup, JudgingConfig } from './config.js';
 import { familyOf } from './family.js';
-import { EXPLANATION_JUDGE_STEP } from './judge-step.js';
+import { EXPLANATION_JUDGE_STEP, planJudgeTrials } from './judge-step.js';
 import { JUDGED_TEST, dualJudgeScore, explanationScorerRef, nullScore, type ExplanationStatus, type JudgeOutcome } from './score.js';
 
 export interface JudgingSummary {
@@ -21,7 +21,9 @@ export async function scoreExplanations(store: Store, runId: string, config: Jud
   const byJudgeTrial = new Map<string, Judgment>();
   for (const j of judgments) if (j.promptVariant === config.rubric) byJudgeTrial.set(j.trialId, j);
   const judgeTrials = new Map<string, Trial[]>();
-  for (const t of trials) if (t.kind === EXPLANATION_JUDGE_STEP && t.target) (judgeTrials.get(t.target) ?? judgeTrials.set(t.target, []).get(t.target)!).push(t);
+  // Only the judge trials of this judging set-up (another set-up's judgments stay stored, unread).
+  const current = new Set(planJudgeTrials(trials.filter(t => t.target === undefined), config).map(t => t.id));
+  for (const t of trials) if (t.kind === EXPLANATION_JUDGE_STEP && t.target && current.has(t.id)) (judgeTrials.get(t.target) ?? judgeTrials.set(t.target, []).get(t.target)!).push(t);
   const ref = explanationScorerRef(config);
   const summary: JudgingSummary = { trials: 0, passed: 0, counts: { judged: 0, 'not-applicable': 0, 'no-explanation': 0, unscored: 0, pending: 0 } };
   const scores: Score[] = [];
@@ -29,13 +31,10 @@ export async function scoreExplanations(store: Store, runId: string, config: Jud
     if (trial.test !== JUDGED_TEST || trial.target !== undefined || statuses.get(trial.id) !== 'done') continue;
     summary.trials++;
     const modelFamily = familyOf({ alias: trial.modelAlias, spec: trial.modelSpec }, config.familyOverrides);
-    const same = config.judges.filter(j => j.family === modelFamily);
     const own = (judgeTrials.get(trial.id) ?? []).map(t => byJudgeTrial.get(t.id)).filter((j): j is Judgment => j !== undefined);
-    const empty = own.find(j => j.fields.status === 'no-explanation');
-    if (same.length) {
-      scores.push(nullScore(trial, ref, 'not-applicable', `not applicable: the model is of the family "${modelFamily}", as judge ${same.map(j => j.alias).join(' and ')}`, { modelFamily }));
-    } else if (empty) {
-      scores.push(nullScore(trial, ref, 'no-explanation', empty.reason ?? 'no explanation to judge', { modelFamily }));
+    const early = own.find(j => j.fields.status === 'no-explanation') ?? own.find(j => j.fields.status === 'not-applicable');
+    if (early) {
+      scores.push(nullScore(trial, ref, early.fields.status as 'no-explanation' | 'not-applicable', early.reason ?? String(early.fields.status), { modelFamily }));
     } else {
       scores.push(dualJudgeScore(trial, ref, modelFamily, config.judges.map(j => [j, outcomeOf(j, own.find(x => x.rater.alias === j.alias))] as [JudgeSetup, JudgeOutcome])));
     }

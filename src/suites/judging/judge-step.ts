@@ -11,20 +11,20 @@ export const EXPLANATION_JUDGE_STEP = 'explanation-judge';
 const PRODUCER = { name: 'explanation-verdict', version: '1' } as const;
 
 /**
- * One judge trial per judged tutor_accuracy trial and judge, planned with the run: it runs once
- * its target is done. A judge of the tested model's own family is not planned (the explanation
- * is "not applicable").
+ * One judge trial per tutor_accuracy trial and judge, planned with the run: it runs once its
+ * target is done.
  */
 export function planJudgeTrials(trials: ReadonlyArray<Trial>, config: JudgingConfig): Trial[] {
   const out: Trial[] = [];
   let index = trials.length;
   for (const t of trials) {
     if (t.test !== JUDGED_TEST || t.target !== undefined) continue;
+    // The tested model's family is part of the judgment: an override of the family table makes
+    // an explanation that was "not applicable" a new judgment.
     const family = familyOf({ alias: t.modelAlias, spec: t.modelSpec }, config.familyOverrides);
-    if (config.judges.some(j => j.family === family)) continue;
     for (const judge of config.judges) {
       out.push({
-        ...t, id: contentHash({ target: t.id, judge: judge.spec, alias: judge.alias, rubric: config.rubric }), index: index++,
+        ...t, id: contentHash({ target: t.id, judge: judge.spec, alias: judge.alias, rubric: config.rubric, family }), index: index++,
         modelAlias: judge.alias, modelSpec: judge.spec, kind: EXPLANATION_JUDGE_STEP, variant: config.rubric, target: t.id,
       });
     }
@@ -57,6 +57,12 @@ export function explanationJudgeStep(o: { items: ReadonlyMap<string, Item>; conf
       const read = parseTutorAnswer(target?.results.at(-1)?.text ?? '');
       if (!read.ok) return { type: 'done', judgments: [judgment(null, `no explanation to judge: ${read.reason}`, { status: 'no-explanation' })] };
       if (!read.answer.explanation?.trim()) return { type: 'done', judgments: [judgment(null, 'no explanation to judge: the answer has an empty explanation', { status: 'no-explanation' })] };
+      // A judge of the tested model's own family is never asked (self-preference): "not applicable".
+      const family = familyOf({ alias: target!.trial.modelAlias, spec: target!.trial.modelSpec }, o.config.familyOverrides);
+      const same = o.config.judges.filter(j => j.family === family);
+      if (same.length) {
+        return { type: 'done', judgments: [judgment(null, `not applicable: the model is of the family "${family}", as judge ${same.map(j => j.alias).join(' and ')}`, { status: 'not-applicable' })] };
+      }
       let messages: ChatMessage[] = rubricMessages(item, read.answer);
       for (const [step, result] of results.entries()) {
         const verdict = parseVerdict(result.text);
