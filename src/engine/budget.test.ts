@@ -38,6 +38,19 @@ describe('createBudget', () => {
     expect(await store.reservedUsd('r')).toBeCloseTo(0.006, 12);
   });
 
+  it('refuses (never hangs) once the calls it waited for have settled, whatever their estimates add up to', async () => {
+    // 0.1 + 0.7 - 0.1 - 0.7 is 1.1e-16 in floating point: a waiter counting that as "a call in flight" waits forever.
+    const store = await openStore('sqlite::memory:');
+    const b = createBudget({ store, runId: 'r', workerId: 'w', capUsd: 1, spentUsd: 0 });
+    const x = (await b.reserve(0.1))!;
+    const y = (await b.reserve(0.7))!;
+    const third = b.reserve(0.5);
+    b.settle(x, 0.1, spend(store, 0.1));
+    b.settle(y, 0.7, spend(store, 0.7));
+    const timeout = new Promise(resolve => setTimeout(() => resolve('hung'), 2000));
+    expect(await Promise.race([third, timeout])).toBeUndefined();
+  });
+
   it('counts another worker\'s reservations: the cap holds across processes', async () => {
     const store = await openStore('sqlite::memory:');
     await store.reserveBudget('r', { id: 'other', workerId: 'elsewhere', amountUsd: 0.008 }, 1);

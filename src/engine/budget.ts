@@ -45,6 +45,7 @@ export interface BudgetOptions {
 export function createBudget(o: BudgetOptions): Budget {
   let spent = o.spentUsd;
   let overshoot = 0;
+  // Calls holding a reservation, counted (a float sum of their estimates never quite returns to 0).
   let inFlight = 0;
   let cancelled = false;
   let waiting: Array<() => void> = [];
@@ -74,7 +75,7 @@ export function createBudget(o: BudgetOptions): Budget {
         else if ((await o.store.reservedUsd(o.runId)) > 0) await new Promise<void>(resolve => setTimeout(resolve, o.pollMs ?? 50));
         else return undefined;
       }
-      inFlight += estimate;
+      inFlight++;
       return hold;
     },
     settle(hold, cost, stored) {
@@ -82,7 +83,7 @@ export function createBudget(o: BudgetOptions): Budget {
       if (cost > hold.estimateUsd) overshoot += cost - hold.estimateUsd;
       if (!hold.id) return;
       const release = () => o.store.releaseBudget(o.runId, hold.id).finally(() => {
-        inFlight -= hold.estimateUsd;
+        inFlight--;
         wake();
       });
       void (stored ?? Promise.resolve()).then(release, release);

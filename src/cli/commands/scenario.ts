@@ -103,7 +103,8 @@ function progress(io: ScenarioIO): (e: ScenarioEvent) => void {
       finished++;
       if (finished === total || finished % Math.max(1, Math.ceil(total / 10)) === 0) io.stderr(`trials ${finished}/${total} (dialogues and judgments)\n`);
     } else if (e.type === 'stop') {
-      io.stderr(e.reason === 'claim-lost' ? 'stopped: another process took this run over; everything done so far is stored\n' : 'interrupted: everything done so far is stored\n');
+      const why = e.reason === 'claim-lost' ? 'another process took this run over' : e.reason === 'cost-cap' ? 'the next call could pass the cost cap' : 'interrupted';
+      io.stderr(`stopping: ${why}; everything done so far is stored\n`);
     }
   };
 }
