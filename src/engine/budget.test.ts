@@ -39,14 +39,14 @@ describe('createBudget', () => {
   });
 
   it('refuses (never hangs) once the calls it waited for have settled, whatever their estimates add up to', async () => {
-    // 0.1 + 0.7 - 0.1 - 0.7 is 1.1e-16 in floating point: a waiter counting that as "a call in flight" waits forever.
+    // 0.1 + 0.3 - 0.1 - 0.3 is 5.6e-17 in floating point: a waiter counting that as "a call in flight" waits forever.
     const store = await openStore('sqlite::memory:');
-    const b = createBudget({ store, runId: 'r', workerId: 'w', capUsd: 1, spentUsd: 0 });
+    const b = createBudget({ store, runId: 'r', workerId: 'w', capUsd: 0.5, spentUsd: 0 });
     const x = (await b.reserve(0.1))!;
-    const y = (await b.reserve(0.7))!;
-    const third = b.reserve(0.5);
+    const y = (await b.reserve(0.3))!;
+    const third = b.reserve(0.2);
     b.settle(x, 0.1, spend(store, 0.1));
-    b.settle(y, 0.7, spend(store, 0.7));
+    b.settle(y, 0.3, spend(store, 0.3));
     const timeout = new Promise(resolve => setTimeout(() => resolve('hung'), 2000));
     expect(await Promise.race([third, timeout])).toBeUndefined();
   });
