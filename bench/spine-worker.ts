@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatModel } from '../src/core/index.js';
-import { runSuite } from '../src/engine/run-suite.js';
+import { runSuite } from '../src/suites/run.js';
 import { openStore } from '../src/store/index.js';
 import { BUILT_IN_TESTS } from '../src/suites/tests/index.js';
 import { builtInScorers } from '../src/scoring/builtins.js';

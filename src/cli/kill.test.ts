@@ -70,9 +70,10 @@ describe('kill -9 in the middle of a run', () => {
 
 describe('two processes on one run', () => {
   it('the second is refused while the first runs (exit 2), so no trial is called twice', async () => {
-    // 60 calls of 100 ms two at a time: the first run lasts about 3 s, long enough for a second to start.
+    // 60 calls of 300 ms two at a time: the first run lasts about 9 s, long enough for a second to
+    // start even on a loaded machine (at 100 ms it sometimes finished first).
     const server = await startOpenAICompatibleServer({
-      reply: () => ({ status: 200, delayMs: 100, body: openAIChatBody({ text: 'x', usage: { prompt_tokens: 5, completion_tokens: 2 } }) }),
+      reply: () => ({ status: 200, delayMs: 300, body: openAIChatBody({ text: 'x', usage: { prompt_tokens: 5, completion_tokens: 2 } }) }),
     });
     servers.push(server);
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-twice-'));

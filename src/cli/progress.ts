@@ -1,4 +1,4 @@
-import type { RunEvent } from '../engine/execute.js';
+import type { RunEvent } from '../engine/events.js';
 
 /**
  * Progress for people: a bar redrawn in place on a terminal, plain log lines (every 10% or 10 s)
@@ -33,7 +33,8 @@ export function createProgress(stream: ProgressStream = process.stderr): (e: Run
       return;
     }
     if (e.type === 'stop') {
-      stream.write(`${tty ? '\n' : ''}stopping: ${e.reason === 'cost-cap' ? 'the next call could pass the cost cap' : 'interrupted'}; everything done so far is stored.\n`);
+      const why = e.reason === 'cost-cap' ? 'the next call could pass the cost cap' : e.reason === 'claim-lost' ? 'another process took this run over' : 'interrupted';
+      stream.write(`${tty ? '\n' : ''}stopping: ${why}; everything done so far is stored.\n`);
       return;
     }
     if (e.type === 'retry') {

@@ -11,6 +11,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map(s => s.close()));
 });
 
+/** Calls of the served agents (the judges of the shipped scenario are scripted baselines). */
+const SERVED = `json_extract(request, '$.context.role') != 'judge'`;
+
 const scenario = new URL('../../scenarios/socratic-problem-solving.yaml', import.meta.url).pathname;
 
 describe('scenario run killed with SIGKILL', () => {
@@ -33,7 +36,8 @@ describe('scenario run killed with SIGKILL', () => {
 
     const db = join(cwd, '.paideia', 'paideia.db');
     const before = new Database(db, { readonly: true });
-    const storedBefore = before.prepare(`SELECT trial_id || '#' || step AS k, result FROM calls WHERE status = 'ok'`).all() as Array<{ k: string; result: string }>;
+    // The scripted judges' calls are stored too, but they never reach the server: count the served turns.
+    const storedBefore = before.prepare(`SELECT trial_id || '#' || step AS k, result FROM calls WHERE status = 'ok' AND ${SERVED}`).all() as Array<{ k: string; result: string }>;
     before.close();
     expect(storedBefore.length).toBeGreaterThan(0);
     const requestsBefore = server.requests.length;
@@ -41,7 +45,7 @@ describe('scenario run killed with SIGKILL', () => {
     const resumed = await runCli([...args, '--resume'], { cwd, env });
     expect(resumed.code, resumed.stderr).toBe(0);
     const after = new Database(db, { readonly: true });
-    const calls = after.prepare(`SELECT trial_id || '#' || step AS k, result FROM calls WHERE status = 'ok'`).all() as Array<{ k: string; result: string }>;
+    const calls = after.prepare(`SELECT trial_id || '#' || step AS k, result FROM calls WHERE status = 'ok' AND ${SERVED}`).all() as Array<{ k: string; result: string }>;
     after.close();
     // one stored answer per dialogue turn: nothing duplicated
     expect(new Set(calls.map(c => c.k)).size).toBe(calls.length);
@@ -77,9 +81,12 @@ describe('scenario run with a cost cap', () => {
     const resumed = await runCli([...args, '--cost-cap', '10', '--resume'], { cwd, env });
     expect(resumed.code, resumed.stderr).toBe(0);
     const after = new Database(db, { readonly: true });
-    const total = (after.prepare(`SELECT COUNT(*) AS n FROM calls WHERE status = 'ok'`).get() as { n: number }).n;
+    const total = (after.prepare(`SELECT COUNT(*) AS n FROM calls WHERE status = 'ok' AND ${SERVED}`).get() as { n: number }).n;
+    const judged = (after.prepare(`SELECT COUNT(*) AS n FROM calls WHERE status = 'ok' AND NOT ${SERVED}`).get() as { n: number }).n;
     after.close();
+    // Every served request is a stored call, and the scripted judges' calls are stored as well.
     expect(server.requests.length).toBe(total);
+    expect(judged).toBeGreaterThan(0);
   });
 
   it('refuses a cap for a model without a price (exit 2)', async () => {

@@ -14,6 +14,8 @@ export interface StoredError {
  * the newest per (trial, step) is the one that counts.
  */
 export interface CallRecord {
+  /** Store sequence number, set when read back (judgments point at it). */
+  seq?: number;
   runId: string;
   trialId: string;
   /** 0-based step within the trial. */
@@ -30,6 +32,8 @@ export interface CallRecord {
   costUsd: number;
   /** Answered from an earlier identical request instead of the provider. */
   cached: boolean;
+  /** Alias of the model asked, when it is not the trial's own (a judge's call). */
+  model?: string;
   /** ISO time the record was written. */
   createdAt: string;
 }

@@ -112,3 +112,14 @@ export class StoreError extends PaideiaError {
     this.name = 'StoreError';
   }
 }
+
+/**
+ * A worker's claim on a trial was taken over (it was paused past its lease, or another process
+ * took the run): it must stop calling, since another worker now answers those trials.
+ */
+export class ClaimLostError extends PaideiaError {
+  constructor(readonly runId: string, readonly trialId: string) {
+    super(`this process no longer holds run ${runId} (trial ${trialId} was taken over by another process, e.g. after this one was paused); it stops here, and everything it stored is kept`);
+    this.name = 'ClaimLostError';
+  }
+}

@@ -19,6 +19,10 @@ export interface RunConfig {
   params: ChatParams;
   /** Only these tests, when set. */
   tests?: string[];
+  /** Aliases of the models that declared themselves baselines (reports label them). */
+  baselines?: string[];
+  /** Upper bound on generated tokens sent with every request that sets none (the cost cap reserves it). */
+  maxTokens?: number;
 }
 
 export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
@@ -26,6 +30,11 @@ export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
 /** A stored run. */
 export interface RunRecord {
   id: string;
+  /**
+   * What kind of run it is (`suite`, `scenario`, ...): report, rescore and resume find the code
+   * that knows it by this name. Runs stored before kinds existed are suite runs.
+   */
+  kind: string;
   createdAt: string;
   updatedAt: string;
   status: RunStatus;

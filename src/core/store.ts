@@ -1,29 +1,46 @@
+import type { BlobRef } from './blob.js';
 import type { CallRecord } from './call-record.js';
 import type { ChatResult } from './chat-model.js';
+import type { TrialClaim, WorkerIdentity, WriteFence } from './claim.js';
 import type { VersionedItem } from './item.js';
 import type { JsonValue } from './json.js';
+import type { Judgment } from './judgment.js';
 import type { RunRecord, RunStatus } from './run-record.js';
 import type { Score } from './scorer.js';
-import type { Trial } from './trial.js';
+import type { Trial, TrialStatus } from './trial.js';
 
-/** Who is running a run: one process at a time, so no trial is called twice and a cost cap holds. */
-export interface RunLease {
-  /** Random id of the holding process's run session. */
-  holderId: string;
-  pid: number;
-  host: string;
-  /** ISO time the lease was taken. */
-  since: string;
-  /** Milliseconds since the epoch after which the lease is void unless renewed. */
-  expiresAt: number;
+/** A page of a large read: `afterSeq` of the last row read, `limit` rows at most. */
+export interface CallPage {
+  afterSeq?: number;
+  limit?: number;
+  /** Only these trials' calls. */
+  trialIds?: ReadonlyArray<string>;
+}
+
+/** What a finished (or failed) trial leaves besides its calls, written in one transaction. */
+export interface TrialResult {
+  runId: string;
+  trialId: string;
+  status: Exclude<TrialStatus, 'pending'>;
+  scores?: Score[];
+  judgments?: Judgment[];
+  artifacts?: Array<{ kind: string; key: string; value: JsonValue }>;
+}
+
+/** A cost reservation of a call in flight: the cap counts it until the call's record lands. */
+export interface BudgetReservation {
+  id: string;
+  workerId: string;
+  amountUsd: number;
 }
 
 /**
  * The one store interface. SQLite (embedded default) and PostgreSQL implement it; nothing above
- * it may assume either. Every write is durable when its promise resolves.
+ * it may assume either. Every write is durable when its promise resolves. Writes given a fence
+ * are refused with ClaimLostError when the writer no longer holds the trial's claim.
  */
 export interface Store {
-  readonly specVersion: 'paideia.store.v1';
+  readonly specVersion: 'paideia.store.v2';
   /** `sqlite:<path>` or `postgres://...` with any password removed. */
   readonly url: string;
   /** Create or migrate the schema. Safe to call on every start. */
@@ -41,30 +58,57 @@ export interface Store {
   /** Items planned in a run, by version hash. */
   listRunItems(runId: string): Promise<VersionedItem[]>;
 
-  /** Store planned trials; existing ones are left as they are. */
+  /** Store planned trials; existing ones (and their status) are left as they are. */
   saveTrials(trials: Trial[]): Promise<void>;
   listTrials(runId: string): Promise<Trial[]>;
+  /** Status of every trial that finished or failed (absent: pending). */
+  listTrialStatuses(runId: string): Promise<Map<string, Exclude<TrialStatus, 'pending'>>>;
+  /** Mark a trial finished or failed with what it produced, in one transaction. */
+  saveTrialResult(result: TrialResult, fence?: WriteFence): Promise<void>;
 
   /** Append one call record, durably, before the promise resolves. */
-  saveCall(call: CallRecord): Promise<void>;
-  /** Every call of a run in insertion order. */
-  listCalls(runId: string): Promise<CallRecord[]>;
+  saveCall(call: CallRecord, fence?: WriteFence): Promise<void>;
+  /** Calls of a run in insertion order, a page at a time (all of them without a limit). */
+  listCalls(runId: string, page?: CallPage): Promise<CallRecord[]>;
   /** The result of the newest successful call with this request hash, in any run. */
   findCachedResult(requestHash: string): Promise<ChatResult | undefined>;
+  /** Total cost of a run's stored calls. */
+  spentUsd(runId: string): Promise<number>;
 
   /** Store scores, replacing any earlier score of the same trial by the same scorer name and version. */
   saveScores(scores: Score[]): Promise<void>;
   listScores(runId: string): Promise<Score[]>;
 
-  /** The current lease on a run, if any (who is running it, until when). */
-  getRunLease(runId: string): Promise<RunLease | undefined>;
-  /**
-   * Set the lease atomically if the stored holder is still `expectedHolderId` (`null`: no lease
-   * stored). False when another process changed it first. `lease: null` releases it.
-   */
-  swapRunLease(runId: string, expectedHolderId: string | null, lease: RunLease | null): Promise<boolean>;
+  /** Store judgments, replacing any earlier one of the same judge trial and producer version. */
+  saveJudgments(judgments: Judgment[]): Promise<void>;
+  listJudgments(runId: string): Promise<Judgment[]>;
 
-  /** Free-form, namespaced artefacts of later stages (judgments, dialogues, study data). */
+  /**
+   * Claim trials of a run for a worker: those of `trialIds` that nobody holds, whose claim
+   * expired, or that this worker holds already. Returns the ids now held by the worker.
+   */
+  claimTrials(runId: string, worker: WorkerIdentity, trialIds: ReadonlyArray<string>, expiresAt: number): Promise<string[]>;
+  /** Extend a worker's claims; the number it still holds (0: they were taken over). */
+  renewClaims(runId: string, workerId: string, expiresAt: number): Promise<number>;
+  /** Drop a worker's claims and budget reservations (it finished, or it is known dead). */
+  releaseClaims(runId: string, workerId: string): Promise<void>;
+  /** Who holds claims on a run, one entry per worker with its latest expiry. */
+  listClaimHolders(runId: string): Promise<Array<Omit<TrialClaim, 'trialId'> & { trials: number }>>;
+
+  /**
+   * Reserve `amountUsd` for a call in flight if the run's stored spend plus every reservation
+   * plus this one stays within `capUsd` (atomically, across workers). False when it would not.
+   */
+  reserveBudget(runId: string, reservation: BudgetReservation, capUsd: number): Promise<boolean>;
+  releaseBudget(runId: string, reservationId: string): Promise<void>;
+  /** Sum of the run's reservations in flight. */
+  reservedUsd(runId: string): Promise<number>;
+
+  /** Free-form, namespaced artefacts of later stages (dialogues, study data). */
   putArtifact(runId: string, kind: string, key: string, value: JsonValue): Promise<void>;
   listArtifacts(runId: string, kind: string): Promise<Array<{ key: string; value: JsonValue }>>;
+
+  /** Keep bytes once, by content hash (slides, decks). */
+  putBlob(bytes: Uint8Array, mediaType: string): Promise<BlobRef>;
+  getBlob(hash: string): Promise<{ ref: BlobRef; bytes: Uint8Array } | undefined>;
 }

@@ -23,7 +23,16 @@ export interface Trial {
   repeat: number;
   /** Seed passed to the model and to seeded baselines. */
   seed: number;
+  /**
+   * Step kind that runs it (`item`, `dialogue`, `scenario-judge`, ...): the run kind maps it to
+   * a StepKind. Absent on trials stored before kinds existed (they are item trials).
+   */
+  kind?: string;
+  /** Prompt variant (design.md: item x model x prompt variant x repeat); `default` when there is one. */
+  variant?: string;
+  /** For judge trials: the trial they judge. */
+  target?: string;
 }
 
-/** Where a trial stands, derived from its stored calls. */
+/** Where a trial stands: stored with its last call, so a resume reads it without replaying calls. */
 export type TrialStatus = 'pending' | 'done' | 'failed';

@@ -4,8 +4,40 @@ import {
 } from '../core/index.js';
 import { contentHash } from '../core/index.js';
 import { openStore } from '../store/index.js';
-import { executeRun, type CostModel, type ExecuteOptions } from './execute.js';
-import { planTrials } from './plan.js';
+import { itemStep } from '../suites/item-step.js';
+import { planTrials } from '../suites/plan.js';
+import type { CostModel } from './call.js';
+import { executeTrials } from './execute.js';
+
+/** The engine run over item trials, as a suite run drives it. */
+interface ExecuteOptions {
+  store: Awaited<ReturnType<typeof openStore>>;
+  runId: string;
+  trials: ReturnType<typeof planTrials>;
+  items: Map<string, Item>;
+  tests: Map<string, TestDefinition>;
+  models: Map<string, ChatModel>;
+  scorers: Map<string, Scorer[]>;
+  cost: CostModel;
+  concurrency: () => number;
+  costCapUsd?: number;
+  useCache?: boolean;
+  retryErrors?: boolean;
+  signal?: AbortSignal;
+}
+
+function executeRun(o: ExecuteOptions) {
+  return executeTrials({
+    store: o.store, runId: o.runId, trials: o.trials, models: o.models, cost: o.cost,
+    stepOf: () => itemStep({ items: o.items, tests: o.tests, scorers: o.scorers, params: {} }),
+    identityOf: alias => ({ spec: `openai:${alias}` }),
+    poolOf: () => ({ name: 'openai', size: o.concurrency() }),
+    ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
+    ...(o.useCache !== undefined ? { useCache: o.useCache } : {}),
+    ...(o.retryErrors !== undefined ? { retryErrors: o.retryErrors } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
+}
 
 const items: VersionedItem[] = ['iarnród:iarnróid', 'bean:mná', 'cat:cait', 'teach:tí'].map(pair => {
   const [lemma, form] = pair.split(':') as [string, string];

@@ -1,204 +1,214 @@
 import {
-  ProviderCallError, contentHash, type CallRecord, type ChatModel, type ChatRequest, type ChatResult, type Item,
-  type Scorer, type Store, type TestDefinition, type TokenUsage, type Trial,
+  ClaimLostError, type CallRecord, type ChatModel, type ChatResult, type Score, type StepInput, type StepKind,
+  type StepOutcome, type Store, type Trial,
 } from '../core/index.js';
 import { createBudget } from './budget.js';
-import { scoreTrial } from './score.js';
-import { trialStates, type TrialState } from './trial-state.js';
-
-/** How the engine prices calls; the CLI builds it from the run's stored price table. */
-export interface CostModel {
-  /** Actual cost of a finished call that reported its token usage. */
-  costOf(modelAlias: string, usage: TokenUsage): number;
-  /** Upper estimate of a call before it is made, for the cost cap. */
-  estimate(modelAlias: string, request: ChatRequest): number;
-}
-
-export type RunEvent =
-  | { type: 'start'; total: number; done: number; failed: number; pending: number; spentUsd: number }
-  | { type: 'trial'; trial: Trial; status: 'done' | 'failed'; costUsd: number; spentUsd: number }
-  | { type: 'retry'; trial: Trial; attempt: number; delayMs: number; error: string }
-  | { type: 'stop'; reason: 'cost-cap' | 'interrupt' };
+import { createCallPath, requestHash, type CostModel } from './call.js';
+import { claimRunTrials, type ClaimOptions } from './claims.js';
+import type { RunEvent, RunSummary } from './events.js';
+import { latestCallsOf, targetHistories } from './history.js';
 
 export interface ExecuteOptions {
   store: Store;
   runId: string;
+  /** Every trial of the run, in plan order. */
   trials: Trial[];
-  /** Items by version hash. */
-  items: ReadonlyMap<string, Item>;
-  tests: ReadonlyMap<string, TestDefinition>;
-  /** Models by alias, already wrapped with retry and rate-limit middleware. */
+  /** The step kind that runs a trial (the run kind knows it from `trial.kind`). */
+  stepOf(trial: Trial): StepKind;
+  /** Models by alias, already wrapped with retry and rate-limit middleware (none when offline). */
   models: ReadonlyMap<string, ChatModel>;
-  /** Scorers of each test, by test name. */
-  scorers: ReadonlyMap<string, Scorer[]>;
+  /** Who a model alias is: its canonical spec and endpoint, as the run stored them (the cache key names them). */
+  identityOf(alias: string): { spec: string; endpoint?: string | undefined };
   cost: CostModel;
   /** Hard cap on the run's total spend in USD, resumed sessions included. */
   costCapUsd?: number;
-  /** Concurrent calls per provider name (`openai`, `baseline`, ...). */
-  concurrency: (provider: string) => number;
+  /** The worker pool a trial runs in (by provider, say) and its size. */
+  poolOf(trial: Trial): { name: string; size: number };
   /** Answer from earlier identical requests (default true). */
   useCache?: boolean;
-  /** Run failed trials again (default false: a resume skips them). */
+  /** Run failed trials again from their failed step (default false: they stay failed). */
   retryErrors?: boolean;
-  /** Aborts calls in flight (they stay pending, for --resume). */
+  /**
+   * Re-derive every trial's outcome from its stored calls and call nothing (rescore): a step that
+   * asks for a call not in the store leaves its trial as it was and is counted as needing a call.
+   */
+  offline?: boolean;
+  /** Aborts calls in flight (they stay pending, for a resume). */
   signal?: AbortSignal;
   /** Starts no new call, but lets calls in flight finish and be stored (a first Ctrl-C). */
   stopSignal?: AbortSignal;
+  claims?: ClaimOptions;
   onEvent?: (event: RunEvent) => void;
 }
 
 /** Trials a worker may run ahead of their stored rows. */
 const WRITES_BEHIND = 64;
 
-export interface RunSummary {
-  total: number;
-  done: number;
-  failed: number;
-  pending: number;
-  spentUsd: number;
-  stoppedBy?: 'cost-cap' | 'interrupt';
-}
+type Outcome = 'done' | 'failed' | 'pending' | 'needs-call';
 
 /**
- * Run the pending trials of a run. Each call is stored the moment it returns; each trial is scored
- * as soon as its last step is stored. Trials run by a pool of workers per provider, in plan order.
+ * The one engine loop. Trials are claimed for this process, then run by a pool of workers per
+ * pool in plan order: each step is asked what it wants given the trial's history; a stored call
+ * with the same request is replayed, any other request goes through the call path. Trials that
+ * judge another trial run once their target is done. A trial's outcome is stored with it.
  */
-export async function executeRun(o: ExecuteOptions): Promise<RunSummary> {
-  const calls = await o.store.listCalls(o.runId);
-  const states = trialStates(o.trials, calls, o.items, o.tests);
-  const budget = createBudget(o.costCapUsd, calls.reduce((sum, c) => sum + c.costUsd, 0));
-  let stoppedBy: RunSummary['stoppedBy'];
-  const count = { done: 0, failed: 0 };
-  const queues = new Map<string, Trial[]>();
+export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
+  const statuses = o.offline ? new Map<string, 'done' | 'failed'>() : await o.store.listTrialStatuses(o.runId);
+  const count = { done: 0, failed: 0, needsCall: 0, blocked: 0 };
+  const open: Trial[] = [];
   for (const t of o.trials) {
-    const s = states.get(t.id)!;
-    if (s.status === 'done') count.done++;
-    else if (s.status === 'failed' && !o.retryErrors) count.failed++;
-    else {
-      const provider = t.modelSpec.slice(0, t.modelSpec.indexOf(':'));
-      (queues.get(provider) ?? queues.set(provider, []).get(provider)!).push(t);
-    }
+    const s = statuses.get(t.id);
+    if (s === 'done') count.done++;
+    else if (s === 'failed' && !o.retryErrors) count.failed++;
+    else open.push(t);
   }
-  const pendingAtStart = o.trials.length - count.done - count.failed;
-  o.onEvent?.({ type: 'start', total: o.trials.length, ...count, pending: pendingAtStart, spentUsd: budget.spentUsd });
-  const memo = new Map<string, ChatResult>();
-  const stop = (reason: 'cost-cap' | 'interrupt') => {
+  const claims = o.offline ? undefined : await claimRunTrials(o.store, o.runId, open.map(t => t.id), {
+    ...o.claims, onLost: () => stop('claim-lost'),
+  });
+  const fence = claims ? { workerId: claims.worker.workerId } : undefined;
+  const mine = claims ? open.filter(t => claims.trialIds.has(t.id)) : open;
+  const budget = createBudget({
+    store: o.store, runId: o.runId, workerId: claims?.worker.workerId ?? 'offline', capUsd: o.costCapUsd,
+    spentUsd: await o.store.spentUsd(o.runId),
+  });
+  let stoppedBy: RunSummary['stoppedBy'];
+  const stop = (reason: NonNullable<RunSummary['stoppedBy']>) => {
     if (stoppedBy) return;
     stoppedBy = reason;
     budget.cancel();
     o.onEvent?.({ type: 'stop', reason });
   };
+  const listeners: Array<() => void> = [];
   for (const signal of [o.signal, o.stopSignal]) {
-    signal?.addEventListener('abort', () => stop('interrupt'), { once: true });
-    if (signal?.aborted) stop('interrupt');
+    if (!signal) continue;
+    const onAbort = () => stop('interrupt');
+    signal.addEventListener('abort', onAbort, { once: true });
+    listeners.push(() => signal.removeEventListener('abort', onAbort));
+    if (signal.aborted) stop('interrupt');
   }
+  o.onEvent?.({ type: 'start', total: o.trials.length, done: count.done, failed: count.failed, pending: mine.length, spentUsd: budget.spentUsd });
 
-  async function runTrial(trial: Trial, state: TrialState): Promise<{ outcome: 'done' | 'failed' | 'pending'; costUsd: number; committed: Promise<unknown> }> {
-    const item = o.items.get(trial.itemHash)!;
-    const test = o.tests.get(trial.test)!;
-    const model = o.models.get(trial.modelAlias)!;
-    // A retried failed trial restarts at its failed step; finished steps are kept.
-    const results = [...state.results];
-    const writes: Array<Promise<void>> = [];
-    let trialCost = 0;
-    for (let step = results.length; ; step++) {
-      const rendered = test.render(item, results);
-      if (!rendered) break;
-      if (stoppedBy) return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
-      const request: ChatRequest = {
-        ...rendered,
-        params: { ...rendered.params, seed: trial.seed },
-        context: { ...rendered.context, trialId: trial.id, itemId: trial.itemId, repeat: trial.repeat, turn: step },
-      };
-      const requestHash = contentHash({
-        model: trial.modelSpec, endpoint: model.endpoint, messages: request.messages, params: request.params, tools: request.tools,
-        toolChoice: request.toolChoice, hints: request.hints,
-      });
-      let result = o.useCache === false ? undefined : memo.get(requestHash) ?? (await o.store.findCachedResult(requestHash));
-      const cached = result !== undefined;
-      let attempts = 0;
-      let costUsd = 0;
-      const started = performance.now();
-      if (!result) {
-        const estimate = o.cost.estimate(trial.modelAlias, request);
-        if (!(await budget.reserve(estimate))) {
-          stop('cost-cap');
-          return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
-        }
-        attempts = 1;
-        try {
-          result = await model.generate(request, {
-            ...(o.signal ? { signal: o.signal } : {}),
-            onRetry: ({ attempt, delayMs, error }) => {
-              attempts = attempt + 1;
-              o.onEvent?.({ type: 'retry', trial, attempt, delayMs, error: (error as Error).message });
-            },
-          });
-        } catch (error) {
-          budget.settle(estimate, 0);
-          // An interrupted call is not a failure: the trial stays pending for --resume.
-          if (o.signal?.aborted) return { outcome: 'pending', costUsd: trialCost, committed: Promise.all(writes) };
-          const e = error instanceof ProviderCallError ? error : undefined;
-          writes.push(o.store.saveCall(record(trial, step, requestHash, request, {
-            status: 'error', attempts, latencyMs: performance.now() - started, costUsd: 0, cached: false,
-            error: {
-              name: (error as Error).name ?? 'Error', message: (error as Error).message ?? String(error),
-              ...(e ? { kind: e.kind } : {}), ...(e?.statusCode !== undefined ? { statusCode: e.statusCode } : {}),
-            },
-          })));
-          return { outcome: 'failed', costUsd: trialCost, committed: Promise.all(writes) };
-        }
-        // A response without token counts is charged its pre-call estimate, never $0.
-        costUsd = result.usage ? o.cost.costOf(trial.modelAlias, result.usage) : o.cost.estimate(trial.modelAlias, request);
-        budget.settle(estimate, costUsd);
-        trialCost += costUsd;
+  const callModel = createCallPath({
+    store: o.store, budget, cost: o.cost, useCache: o.useCache ?? true,
+    ...(o.signal ? { signal: o.signal } : {}), ...(fence ? { fence } : {}),
+    onRetry: e => o.onEvent?.({ type: 'retry', ...e }),
+  });
+  const stored = await latestCallsOf(o.store, o.runId, new Set(mine.map(t => t.id)));
+  const targets = targetHistories(o.store, o.runId, new Map(o.trials.map(t => [t.id, t])));
+
+  async function runTrial(trial: Trial): Promise<{ outcome: Outcome; costUsd: number; committed: Promise<unknown>; scores?: Score[] }> {
+    const step = o.stepOf(trial);
+    const previous = stored.get(trial.id) ?? [];
+    const writes: Array<Promise<unknown>> = [];
+    const results: ChatResult[] = [];
+    const target = step.judgesTarget && trial.target ? await targets.get(trial.target) : undefined;
+    const input: StepInput = { trial, results, ...(target ? { target } : {}) };
+    let costUsd = 0;
+    const finish = (outcome: Outcome, extra: Partial<{ scores: Score[] }> = {}) => ({ outcome, costUsd, committed: Promise.all(writes), ...extra });
+    for (let index = 0; ; index++) {
+      const decision = await step.next(input);
+      if (decision.type === 'done') {
+        writes.push(saveOutcome(trial, 'done', decision));
+        return finish('done', decision.scores ? { scores: decision.scores } : {});
       }
-      memo.set(requestHash, result);
-      // Queued at once; the store commits it within this turn of the event loop. The trial waits
-      // for all its writes at the end, so one commit can carry many trials' rows.
-      writes.push(o.store.saveCall(record(trial, step, requestHash, request, {
-        status: 'ok', result, attempts, latencyMs: cached ? 0 : performance.now() - started, costUsd, cached,
-      })));
-      results.push(result);
+      const { spec, endpoint } = o.identityOf(decision.model);
+      const hash = requestHash(spec, endpoint, decision.request, decision.distinct);
+      const prior = previous[index];
+      if (prior && prior.requestHash === hash) {
+        if (prior.status === 'ok' && prior.result) {
+          results.push(prior.result);
+          continue;
+        }
+        if (!o.retryErrors || o.offline) {
+          writes.push(saveOutcome(trial, 'failed', failure(step, input, prior, index)));
+          return finish('failed');
+        }
+      }
+      if (o.offline) return finish('needs-call');
+      if (stoppedBy) return finish('pending');
+      const model = o.models.get(decision.model);
+      if (!model) throw new Error(`step ${step.name} asked for model "${decision.model}", which the run does not have`);
+      const called = await callModel({ trial, step: index, alias: decision.model, spec, model, request: decision.request, hash });
+      if (called.type === 'stopped') {
+        stop(called.reason);
+        return finish('pending');
+      }
+      writes.push(called.stored);
+      costUsd += called.record.costUsd;
+      // A provider that billed past what was reserved may have taken the spend over the cap: start nothing more.
+      if (o.costCapUsd !== undefined && budget.spentUsd > o.costCapUsd) stop('cost-cap');
+      if (called.type === 'error') {
+        writes.push(saveOutcome(trial, 'failed', failure(step, input, called.record, index)));
+        return finish('failed');
+      }
+      results.push(called.result);
     }
-    writes.push(o.store.saveScores(await scoreTrial(trial, item, results, o.scorers.get(trial.test) ?? [])));
-    return { outcome: 'done', costUsd: trialCost, committed: Promise.all(writes) };
   }
 
-  await Promise.all(
-    [...queues].map(async ([provider, queue]) => {
+  function saveOutcome(trial: Trial, status: 'done' | 'failed', outcome: Omit<StepOutcome, 'type'>): Promise<void> {
+    return o.store.saveTrialResult({
+      runId: o.runId, trialId: trial.id, status,
+      ...(outcome.scores ? { scores: outcome.scores } : {}),
+      ...(outcome.judgments ? { judgments: outcome.judgments } : {}),
+      ...(outcome.artifacts ? { artifacts: outcome.artifacts } : {}),
+    }, fence);
+  }
+
+  function failure(step: StepKind, input: StepInput, record: CallRecord, index: number): Omit<StepOutcome, 'type'> {
+    return step.failed?.(input, { message: record.error?.message ?? 'call failed', step: index, model: record.model ?? input.trial.modelAlias }) ?? {};
+  }
+
+  const waves = [mine.filter(t => !o.stepOf(t).judgesTarget), mine.filter(t => o.stepOf(t).judgesTarget)];
+  const done = new Set(o.trials.filter(t => statuses.get(t.id) === 'done').map(t => t.id));
+  for (const [wave, trials] of waves.entries()) {
+    // Judges run only over targets that are done (a failed dialogue is not judged).
+    const ready = wave === 0 ? trials : trials.filter(t => t.target !== undefined && done.has(t.target));
+    count.blocked += trials.length - ready.length;
+    if (stoppedBy === 'claim-lost' || ready.length === 0) continue;
+    await runPools(ready);
+  }
+
+  async function runPools(trials: Trial[]): Promise<void> {
+    const pools = new Map<string, { size: number; queue: Trial[] }>();
+    for (const t of trials) {
+      const p = o.poolOf(t);
+      (pools.get(p.name) ?? pools.set(p.name, { size: p.size, queue: [] }).get(p.name)!).queue.push(t);
+    }
+    await Promise.all([...pools.values()].map(async ({ size, queue }) => {
       let next = 0;
-      // A worker goes on to its next trials while earlier ones' rows commit (a few at most), so one
-      // commit carries many trials; a trial counts as finished only once its rows are stored.
+      // A worker goes on to its next trials while earlier ones' rows commit, so one commit carries
+      // many trials; a trial counts as finished only once its rows are stored.
       const worker = async () => {
         const behind: Array<Promise<unknown>> = [];
-        while (!stoppedBy && next < queue.length) {
+        // After a stop, trials still finish if they need no new call (a judge with nothing to judge);
+        // a worker that lost its claim writes nothing more.
+        while (stoppedBy !== 'claim-lost' && next < queue.length) {
           const trial = queue[next++]!;
-          const { outcome, costUsd, committed } = await runTrial(trial, states.get(trial.id)!);
-          behind.push(committed.then(() => {
-            if (outcome === 'pending') return;
-            count[outcome]++;
-            o.onEvent?.({ type: 'trial', trial, status: outcome, costUsd, spentUsd: budget.spentUsd });
+          const r = await runTrial(trial);
+          behind.push(r.committed.then(() => {
+            if (r.outcome === 'pending') return;
+            if (r.outcome === 'needs-call') { count.needsCall++; return; }
+            count[r.outcome]++;
+            if (r.outcome === 'done') done.add(trial.id);
+            o.onEvent?.({ type: 'trial', trial, status: r.outcome, costUsd: r.costUsd, spentUsd: budget.spentUsd, ...(r.scores ? { scores: r.scores } : {}) });
+          }, (error: unknown) => {
+            if (error instanceof ClaimLostError) stop('claim-lost');
+            else throw error;
           }));
           if (behind.length > WRITES_BEHIND) await behind.shift();
         }
         await Promise.all(behind);
       };
-      const workers = Math.max(1, Math.min(o.concurrency(provider), queue.length));
-      await Promise.all(Array.from({ length: workers }, worker));
-    }),
-  );
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(size, queue.length)) }, worker));
+    }));
+  }
+
+  listeners.forEach(off => off());
+  await claims?.release();
   const summary: RunSummary = {
-    total: o.trials.length, done: count.done, failed: count.failed,
-    pending: o.trials.length - count.done - count.failed, spentUsd: budget.spentUsd,
+    total: o.trials.length, done: count.done, failed: count.failed, needsCall: count.needsCall, blocked: count.blocked,
+    pending: o.trials.length - count.done - count.failed - count.blocked - count.needsCall, spentUsd: budget.spentUsd, overshootUsd: budget.overshootUsd,
   };
   if (stoppedBy) summary.stoppedBy = stoppedBy;
   return summary;
-}
-
-function record(
-  trial: Trial, step: number, requestHash: string, request: ChatRequest,
-  rest: Pick<CallRecord, 'status' | 'attempts' | 'latencyMs' | 'costUsd' | 'cached'> & Partial<Pick<CallRecord, 'result' | 'error'>>,
-): CallRecord {
-  return { runId: trial.runId, trialId: trial.id, step, requestHash, request, createdAt: new Date().toISOString(), ...rest };
 }

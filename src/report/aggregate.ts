@@ -1,5 +1,5 @@
 import { GROUP_FIELDS, type CallRecord, type Item, type Score, type ScorerRef, type Trial } from '../core/index.js';
-import { latestCalls } from '../engine/trial-state.js';
+import { latestCalls } from '../engine/history.js';
 
 /** Per-item result of one model on one test: the mean of the headline scorer over the item's repeats. */
 export interface ItemResult {

@@ -1,5 +1,5 @@
 import type { CallRecord, Item, JsonValue, RunRecord, ScorerRef, Store, TestDefinition, Trial } from '../core/index.js';
-import { latestCalls } from '../engine/trial-state.js';
+import { latestCalls } from '../engine/history.js';
 import { priceFor, unpricedReason } from '../providers/pricing.js';
 import { groupValues, itemResults, type ItemResult } from './aggregate.js';
 import { clipJson, clipText, MAX_REPORT_TEXT, privateTextScrubber, stringsOf } from './clip.js';
@@ -141,9 +141,12 @@ export interface ReportOptions {
 export async function buildReportData(store: Store, runId: string, o: ReportOptions): Promise<ReportData> {
   const run = await store.getRun(runId);
   if (!run) throw new Error(`no run "${runId}" in ${store.url}; list runs with: paideia runs`);
-  const [trials, versioned, calls, scores] = await Promise.all([
+  const [allTrials, versioned, calls, scores] = await Promise.all([
     store.listTrials(runId), store.listRunItems(runId), store.listCalls(runId), store.listScores(runId),
   ]);
+  // Judge trials are reported through the explanation scores of the trials they judge.
+  const trials = allTrials.filter(t => t.target === undefined);
+  const judgeTrials = new Set(allTrials.filter(t => t.target !== undefined).map(t => t.id));
   const items = new Map<string, Item>(versioned.map(v => [v.hash, v.item]));
   const headline = new Map([...o.tests.values()].map(t => [t.name, t.scorers[0]?.name ?? '']));
   const results = itemResults(trials, items, calls, scores, headline);
@@ -230,7 +233,7 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
     const costUsd = priced ? costByModel.get(m.alias) ?? 0 : null;
     const correct = mine.reduce((a, r) => a + (r.value ?? 0), 0);
     return {
-      alias: m.alias, spec: m.spec, isBaseline: m.provider === 'baseline', priced,
+      alias: m.alias, spec: m.spec, isBaseline: run.config.baselines ? run.config.baselines.includes(m.alias) : m.provider === 'baseline', priced,
       unpricedReason: priced ? null : unpricedReason(run.prices, m, priceOptions(m.alias)) ?? null, costUsd,
       costPerCorrect: costUsd !== null && correct > 0 ? costUsd / correct : null, failed: mine.reduce((a, r) => a + r.failed, 0),
     };
@@ -241,7 +244,7 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
     return langs.length ? langs.map(language => ({ test, language, label: `${test} · ${language}` })) : [{ test, language: null, label: test }];
   });
   const explanations = explanationReport({
-    trials, items, scores, calls, models: run.config.models.map(m => m.alias), resamples, seed, examplesPer: o.examplesPer ?? 5,
+    trials, items, scores, calls, judgeTrials, models: run.config.models.map(m => m.alias), resamples, seed, examplesPer: o.examplesPer ?? 5,
   });
   const unpriced = [
     ...run.config.models.filter(m => unpricedModels.has(m.alias)).map(m => m.spec),

@@ -90,6 +90,8 @@ function agreementOf(judges: [string, string], scores: Score[]): JudgeAgreement 
  */
 export function explanationReport(a: {
   trials: Trial[]; items: Map<string, Item>; scores: Score[]; calls: CallRecord[];
+  /** Ids of the judge trials, whose calls are the judging cost. */
+  judgeTrials: ReadonlySet<string>;
   models: string[]; resamples: number; seed: number; examplesPer: number;
 }): ExplanationReport | null {
   const mine = a.scores.filter(s => s.scorer.name === EXPLANATION_SCORER);
@@ -141,7 +143,7 @@ export function explanationReport(a: {
     }
   }
   let costUsd = 0;
-  for (const c of a.calls) if (c.trialId.startsWith('judge:')) costUsd += c.costUsd;
+  for (const c of a.calls) if (a.judgeTrials.has(c.trialId)) costUsd += c.costUsd;
   return {
     test, scorer, judges, cells, examples, costUsd,
     agreement: agreementOf(pair, mine),

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseModelSpec, ProviderCallError, type ChatModel, type ChatRequest } from '../core/index.js';
-import { runSuite } from '../engine/run-suite.js';
+import { runSuite } from '../suites/run.js';
 import { createBaselineModel } from '../providers/baseline/index.js';
 import { createMockModel } from '../providers/testing/mock-model.js';
 import { builtInScorers } from '../scoring/builtins.js';
 import { openStore } from '../store/index.js';
-import { judgeExplanations, judgingConfig, saveJudgingConfig } from '../suites/judging/index.js';
+import { judgingConfig, type JudgingConfig } from '../suites/judging/index.js';
 import { BUILT_IN_TESTS } from '../suites/tests/index.js';
 import { clipJson, clipText, privateTextScrubber } from './clip.js';
 import { buildReportData, renderHtml, renderMarkdown } from './index.js';
@@ -37,7 +37,18 @@ async function run(suites: string[], models: Record<string, ChatModel>, repeats 
     store, suites, models: specs, repeats, seed: 11, params: {}, testDefinitions: BUILT_IN_TESTS, scorers: builtInScorers(),
     createModel: s => byAlias.get(s.alias)!, prices, concurrency: () => 4, retryErrors: o.retryErrors ?? false,
   });
+  modelsOf.set(run.id, byAlias);
   return { store, runId: run.id };
+}
+
+const modelsOf = new Map<string, Map<string, ChatModel>>();
+
+/** Resume a run with two explanation judges: their trials run through the same engine. */
+async function judgeRun(store: Awaited<ReturnType<typeof openStore>>, runId: string, config: JudgingConfig, judges: Map<string, ChatModel>) {
+  await runSuite({
+    store, suites: [], models: [], repeats: 1, seed: 11, params: {}, testDefinitions: BUILT_IN_TESTS, scorers: builtInScorers(), prices,
+    resumeRunId: runId, judging: config, createModel: s => judges.get(s.alias) ?? modelsOf.get(runId)!.get(s.alias)!, concurrency: () => 4,
+  });
 }
 
 describe('pairwise comparisons', () => {
@@ -113,13 +124,9 @@ describe('explanation scores in the report', () => {
       'baseline:gold': createBaselineModel('gold'),
     });
     const config = judgingConfig(['a=openai:gpt-4.1', 'b=anthropic:claude-sonnet-4']);
-    await saveJudgingConfig(store, runId, config);
     // a fails explanations of sentences with "Donna" or "The men"; b fails "Donna" and "Cheryl": they disagree on two items.
     const verdict = (fails: string[]) => createMockModel(r => JSON.stringify({ pass: !fails.some(f => sentenceOf(r).startsWith(f)), reason: 'r' }));
-    await judgeExplanations({
-      store, runId, config, tests: BUILT_IN_TESTS, prices,
-      models: new Map([['a', verdict(['Donna', 'The men'])], ['b', verdict(['Donna', 'Cheryl'])]]),
-    });
+    await judgeRun(store, runId, config, new Map([['a', verdict(['Donna', 'The men'])], ['b', verdict(['Donna', 'Cheryl'])]]));
     const d = await buildReportData(store, runId, { tests: BUILT_IN_TESTS });
     const x = d.explanations!;
     expect(x.scorer.name).toBe('explanation-dual-judge');
@@ -161,9 +168,8 @@ describe('private items', () => {
     // The model gets both wrong (copies the sentence) and explains itself in words that quote it.
     const { store, runId } = await run([file], { 'tutor=openai:mistral-small': model(() => true), 'baseline:copy': createBaselineModel('copy') });
     const config = judgingConfig(['a=openai:gpt-4.1', 'b=anthropic:claude-sonnet-4']);
-    await saveJudgingConfig(store, runId, config);
     const failing = createMockModel(() => JSON.stringify({ pass: false, reason: 'wrong' }));
-    await judgeExplanations({ store, runId, config, tests: BUILT_IN_TESTS, prices, models: new Map([['a', failing], ['b', failing]]) });
+    await judgeRun(store, runId, config, new Map([['a', failing], ['b', failing]]));
     const d = await buildReportData(store, runId, { tests: BUILT_IN_TESTS });
     expect(d.failures.map(f => f.itemId)).toContain(pub.id);
     expect(d.explanations!.examples.map(e => e.itemId)).toEqual([pub.id]);

@@ -1,5 +1,5 @@
 import type { RunRecord, Store } from '../core/index.js';
-import { latestCalls } from '../engine/trial-state.js';
+import { latestCallsOf } from '../engine/history.js';
 import { priceFor } from '../providers/pricing.js';
 import { textTable } from './text-table.js';
 
@@ -24,12 +24,17 @@ export async function summarizeRuns(store: Store): Promise<RunSummary[]> {
   const runs = await store.listRuns();
   const out: RunSummary[] = [];
   for (const run of runs) {
-    const [trials, calls] = await Promise.all([store.listTrials(run.id), store.listCalls(run.id)]);
-    const latest = latestCalls(calls);
+    // Trial statuses and the spend are stored per trial and per call: no run's calls are loaded.
+    const [all, statuses, costUsd] = await Promise.all([store.listTrials(run.id), store.listTrialStatuses(run.id), store.spentUsd(run.id)]);
+    const trials = all.filter(t => t.target === undefined);
+    // Runs stored before trial statuses existed: read their calls, a page at a time.
+    const failed = statuses.size > 0 || trials.length === 0
+      ? (id: string) => statuses.get(id) === 'failed'
+      : await failedFromCalls(store, run.id, trials.map(t => t.id));
     out.push({
       id: run.id, status: run.status, models: run.config.models.map(m => m.alias), trials: trials.length,
-      failures: trials.filter(t => (latest.get(t.id) ?? []).some(c => c?.status === 'error')).length,
-      costUsd: calls.reduce((a, c) => a + c.costUsd, 0),
+      failures: trials.filter(t => failed(t.id)).length,
+      costUsd,
       costIncomplete: run.config.models.some(m => m.provider !== 'baseline' && !priceFor(run.prices, m)),
       createdAt: run.createdAt, note: run.note ?? null,
     });
@@ -44,4 +49,9 @@ export function renderRunsTable(runs: RunSummary[]): string {
   if (!runs.length) return 'no runs in this store yet; start one with: paideia demo\n';
   return textTable(['run', 'status', 'models', 'trials', 'failures', 'cost', 'date'],
     runs.map(r => [r.id, r.status, r.models.join(', '), String(r.trials), String(r.failures), usd(r), r.createdAt.slice(0, 16).replace('T', ' ')]));
+}
+
+async function failedFromCalls(store: Store, runId: string, ids: string[]): Promise<(id: string) => boolean> {
+  const latest = await latestCallsOf(store, runId, new Set(ids));
+  return id => (latest.get(id) ?? []).some(c => c?.status === 'error');
 }

@@ -1,4 +1,7 @@
-import { latestCalls } from '../engine/trial-state.js';
+import { eachCall, latestCalls } from '../engine/history.js';
+
+export { latestCalls };
+
 import type { CallRecord } from '../core/call-record.js';
 import type { JsonValue } from '../core/json.js';
 import type { Store } from '../core/store.js';
@@ -37,8 +40,6 @@ export function metaToJson(meta: DialogueMeta): JsonValue {
   return JSON.parse(JSON.stringify(meta)) as JsonValue;
 }
 
-export { latestCalls };
-
 /** A stored dialogue: what the judges read. Built from the store only, never from live calls. */
 export interface StoredDialogue {
   trial: Trial;
@@ -47,11 +48,14 @@ export interface StoredDialogue {
 }
 
 export async function loadStoredDialogues(store: Store, runId: string): Promise<Map<string, StoredDialogue>> {
-  const [trials, metas, calls] = await Promise.all([
-    store.listTrials(runId), store.listArtifacts(runId, DIALOGUE_KIND), store.listCalls(runId),
-  ]);
-  const byTrial = latestCalls(calls);
+  const [trials, metas] = await Promise.all([store.listTrials(runId), store.listArtifacts(runId, DIALOGUE_KIND)]);
   const metaOf = new Map(metas.map(m => [m.key, m.value as unknown as DialogueMeta]));
+  // Only the dialogues' own calls (not their judges'), a page at a time.
+  const byTrial = new Map<string, CallRecord[]>();
+  for await (const c of eachCall(store, runId)) {
+    if (!metaOf.has(c.trialId)) continue;
+    (byTrial.get(c.trialId) ?? byTrial.set(c.trialId, []).get(c.trialId)!)[c.step] = c;
+  }
   const out = new Map<string, StoredDialogue>();
   for (const trial of trials) {
     const meta = metaOf.get(trial.id);

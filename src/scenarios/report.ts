@@ -94,7 +94,7 @@ export async function scenarioReport(store: Store, runId: string): Promise<Scena
     return {
       model,
       spec: own[0]?.modelSpec ?? '',
-      isBaseline: (own[0]?.modelSpec ?? '').startsWith('baseline:'),
+      isBaseline: data.isBaseline(model),
       score: meanInterval(tasks.map(t => mean(t.score)), SCENARIO_INTERVAL),
       dimensions: Object.fromEntries(dimNames.map(d => [d, meanInterval(tasks.filter(t => t.dims.has(d)).map(t => mean(t.dims.get(d)!)), SCENARIO_INTERVAL)])),
       dialogues,

@@ -22,10 +22,10 @@ describe('runScenario', () => {
     const models = loopModels({ teacherTurns: 3 });
     const s = scenario();
     const { run, summary } = await runScenario({ scenario: s, store, createModel: m => models[m.alias]! });
-    expect(summary).toMatchObject({ dialogues: 4, ended: 4, capped: 0, failed: 0, pending: 0, judging: { judged: 4, unscored: 0, errors: 0, aggregated: 4 } });
+    expect(summary).toMatchObject({ dialogues: 4, ended: 4, capped: 0, failed: 0, pending: 0, judging: { judgments: 4, unscored: 0, failed: 0, aggregated: 4 } });
     expect(run.status).toBe('completed');
 
-    const trials = await store.listTrials(run.id);
+    const trials = (await store.listTrials(run.id)).filter(t => t.target === undefined);
     expect(trials).toHaveLength(4);
     expect(trials[0]).toMatchObject({ itemId: s.tasks[0]!.id, itemHash: s.tasks[0]!.hash, test: 'scenario:loop', modelAlias: 'tutor', modelSpec: 'openai:tutor-model', promptVersion: s.hash, repeat: 0 });
 
@@ -60,9 +60,15 @@ describe('runScenario', () => {
     // clarity 5 on 1-5 (s = 1, w = 0.75), warmth 3 (s = 0.5, w = 0.25)
     expect(panel[0]!.value).toBeCloseTo(0.875, 12);
     expect(panel[0]!.details?.dimensions).toEqual({ Method: 1, Care: 0.5 });
-    const single = scores.find(x => x.scorer.name === 'judge:guide/judge/0')!;
-    expect(single.scorer).toEqual({ name: 'judge:guide/judge/0', version: s.evaluation!.version, args: { judge: 'judge', repeat: 0 } });
-    expect(single.details?.raw).toContain('<json>');
+    // Each judge's judgment is a stored Judgment pointing at its dialogue, made by a judge trial whose call is stored.
+    const single = (await store.listJudgments(run.id)).find(j => j.targetTrialId === trials[0]!.id && j.rater.alias === 'judge' && j.repeat === 0)!;
+    expect(single.producer).toEqual({ name: 'scenario-judge', version: s.evaluation!.version, args: { evaluation: 'guide', judge: 'judge', repeat: 0 } });
+    expect(single.raw).toContain('<json>');
+    expect(single.value).toBeCloseTo(0.875, 12);
+    const judgeCalls = calls.filter(c => c.trialId === single.trialId);
+    expect(judgeCalls).toHaveLength(1);
+    expect(judgeCalls[0]!.result!.text).toBe(single.raw);
+    expect(calls.filter(c => c.request.context?.role === 'judge')).toHaveLength(4);
     await store.close();
   });
 
@@ -77,7 +83,10 @@ describe('runScenario', () => {
       expect(meta).toMatchObject({ status: 'capped', endedBy: 'recursion_limit' });
       expect(meta.turns.map(t => t.agent)).toEqual(['teacher', 'student', 'teacher']);
     }
-    expect((await store.listCalls(run.id))).toHaveLength(4 * 3);
+    // Three turns per dialogue, and every judge call is stored too.
+    const calls = await store.listCalls(run.id);
+    expect(calls.filter(c => c.request.context?.role !== 'judge')).toHaveLength(4 * 3);
+    expect(calls.filter(c => c.request.context?.role === 'judge')).toHaveLength(4);
     const panel = (await store.listScores(run.id)).filter(x => x.scorer.name === 'judge:guide');
     expect(panel.map(p => p.details?.dialogueStatus)).toEqual(['capped', 'capped', 'capped', 'capped']);
     expect(panel.every(p => p.value !== null)).toBe(true);
@@ -113,7 +122,7 @@ describe('runScenario', () => {
     const second = loopModels();
     const resumed = await runScenario({ scenario: s, store, createModel: m => second[m.alias]! });
     expect(resumed.run.id).toBe(interrupted.run.id);
-    expect(resumed.summary).toMatchObject({ ended: 4, pending: 0, judging: { judged: 4 } });
+    expect(resumed.summary).toMatchObject({ ended: 4, pending: 0, judging: { judgments: 4 } });
     const secondCalls = Object.values(second).reduce((n, m) => n + m.calls.length, 0);
     // 4 dialogues x 5 turns + 4 judgments, each asked exactly once over both sessions.
     expect(firstCalls + secondCalls).toBe(4 * 5 + 4);
@@ -133,7 +142,7 @@ describe('runScenario', () => {
     const third = loopModels();
     const again = await runScenario({ scenario: s, store, createModel: m => third[m.alias]! });
     expect(Object.values(third).reduce((n, m) => n + m.calls.length, 0)).toBe(0);
-    expect(again.summary.judging).toMatchObject({ judged: 0, reused: 4, aggregated: 4 });
+    expect(again.summary.judging).toMatchObject({ judgments: 4, aggregated: 4 });
     await store.close();
   });
 
@@ -147,8 +156,10 @@ describe('runScenario', () => {
     const first = loopModels();
     const r1 = await runScenario({ scenario: base, store, createModel: m => first[m.alias]! });
     expect(callsOf(first)).toEqual({ agents: 20, judge: 4 });
-    const trials1 = (await store.listTrials(r1.run.id)).map(t => t.id).sort();
-    const calls1 = (await store.listCalls(r1.run.id)).map(c => `${c.trialId}/${c.step}/${c.requestHash}`).sort();
+    const dialogueTrials = async (runId: string) => (await store.listTrials(runId)).filter(t => t.target === undefined).map(t => t.id).sort();
+    const dialogueCalls = async (runId: string) => (await store.listCalls(runId)).filter(c => c.request.context?.role !== 'judge').map(c => `${c.trialId}/${c.step}/${c.requestHash}`).sort();
+    const trials1 = await dialogueTrials(r1.run.id);
+    const calls1 = await dialogueCalls(r1.run.id);
     const panel = async (runId: string) => (await store.listScores(runId)).filter(x => x.scorer.name === 'judge:guide');
     // judge answer: clarity 5 (s = 1), warmth 3 (s = 0.5); weights 3:1
     expect((await panel(r1.run.id))[0]!.value).toBeCloseTo(0.75 * 1 + 0.25 * 0.5, 12);
@@ -161,14 +172,14 @@ describe('runScenario', () => {
     const r2 = await runScenario({ scenario: reweighted, store, createModel: m => second[m.alias]! });
     expect(r2.run.id).toBe(r1.run.id);
     expect(callsOf(second)).toEqual({ agents: 0, judge: 0 });
-    expect(r2.summary.judging).toMatchObject({ judged: 0, reused: 4, aggregated: 4 });
+    expect(r2.summary.judging).toMatchObject({ judgments: 4, aggregated: 4 });
     const p2 = await panel(r2.run.id);
     expect(p2).toHaveLength(4);
     for (const p of p2) {
       expect(p.value).toBeCloseTo(0.5 * 1 + 0.5 * 0.5, 12);
       expect(p.details?.dimensions).toEqual({ Teaching: 1, Care: 0.5 });
     }
-    const singles = (await store.listScores(r2.run.id)).filter(x => x.scorer.name === 'judge:guide/judge/0');
+    const singles = (await store.listJudgments(r2.run.id)).filter(j => j.rater.alias === 'judge' && j.repeat === 0);
     expect(singles.map(x => x.value)).toEqual([0.75, 0.75, 0.75, 0.75]);
 
     // The judge prompt changes: the same run and dialogues, judged again under a new version.
@@ -179,8 +190,8 @@ describe('runScenario', () => {
     const r3 = await runScenario({ scenario: reprompted, store, createModel: m => third[m.alias]! });
     expect(r3.run.id).toBe(r1.run.id);
     expect(callsOf(third)).toEqual({ agents: 0, judge: 4 });
-    expect((await store.listTrials(r3.run.id)).map(t => t.id).sort()).toEqual(trials1);
-    expect((await store.listCalls(r3.run.id)).map(c => `${c.trialId}/${c.step}/${c.requestHash}`).sort()).toEqual(calls1);
+    expect(await dialogueTrials(r3.run.id)).toEqual(trials1);
+    expect(await dialogueCalls(r3.run.id)).toEqual(calls1);
 
     // A judge-only model's spec is the judge's business too: it re-judges, never re-runs dialogues.
     const otherJudge = scenario(LOOP_SCENARIO.replace('model: judge-model', 'model: judge-model-2'));
@@ -199,7 +210,7 @@ describe('runScenario', () => {
     } } };
     const { run, summary } = await runScenario({ scenario: s, store, createModel: m => failing[m.alias as keyof typeof failing]! });
     expect(summary).toMatchObject({ ended: 3, failed: 1, judging: { aggregated: 3 } });
-    const failedTrial = (await store.listTrials(run.id)).find(t => t.itemId === s.tasks[0]!.id)!;
+    const failedTrial = (await store.listTrials(run.id)).find(t => t.itemId === s.tasks[0]!.id && t.target === undefined)!;
     const meta = (await metas(store, run.id)).get(failedTrial.id)!;
     expect(meta).toMatchObject({ status: 'failed', endedBy: 'error', error: expect.stringContaining('turn 1 (student): HTTP 400') });
     const errorCall = (await store.listCalls(run.id)).find(c => c.trialId === failedTrial.id && c.status === 'error')!;
@@ -212,7 +223,7 @@ describe('runScenario', () => {
 
     const retry = loopModels();
     const retried = await runScenario({ scenario: s, store, createModel: m => retry[m.alias]!, retryErrors: true });
-    expect(retried.summary).toMatchObject({ ended: 4, failed: 0, judging: { judged: 1, reused: 3 } });
+    expect(retried.summary).toMatchObject({ ended: 4, failed: 0, judging: { judgments: 4, aggregated: 4 } });
     // Only the failed turn onwards was asked: student turn 1, teacher, student, teacher, then the judge.
     expect(Object.values(retry).reduce((n, m) => n + m.calls.length, 0)).toBe(4 + 1);
     await store.close();
@@ -240,7 +251,7 @@ describe('runScenario', () => {
     const s = scenario(LOOP_SCENARIO, ['tutor=openai:a', 'tutor=openai:b']);
     const models = loopModels();
     const { run } = await runScenario({ scenario: s, store, repeats: 2, createModel: m => models[m.alias]!, judge: false });
-    const trials = await store.listTrials(run.id);
+    const trials = (await store.listTrials(run.id)).filter(t => t.target === undefined);
     expect(trials).toHaveLength(2 * 4 * 2);
     expect([...new Set(trials.map(t => `${t.modelAlias} ${t.modelSpec}`))]).toEqual(['openai:a openai:a', 'openai:b openai:b']);
     expect(new Set(trials.map(t => t.id)).size).toBe(trials.length);

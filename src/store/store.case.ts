@@ -4,7 +4,7 @@ import type { CallRecord, RunRecord, Store, Trial, VersionedItem } from '../core
 /** One conformance suite for every Store implementation (hono's common.case.test.ts pattern). */
 export function storeConformance(name: string, open: () => Promise<Store>): void {
   const run: RunRecord = {
-    id: 'run-1', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', status: 'running',
+    id: 'run-1', kind: 'suite', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', status: 'running',
     config: { suites: ['s.jsonl'], itemHashes: ['h1'], models: [], repeats: 1, seed: 1, params: {} },
     prices: { source: 'built-in', date: '2026-01-01', models: {} }, paideiaVersion: '0.0.0',
   };
@@ -50,7 +50,9 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       await s.saveCall(call({}));
       const calls = await s.listCalls('run-1');
       expect(calls.map(c => c.status)).toEqual(['error', 'ok']);
-      expect(calls[1]).toEqual(call({}));
+      // Read back with its store sequence number, which judgments point at.
+      expect(calls[1]).toEqual({ ...call({}), seq: calls[1]!.seq });
+      expect(calls[1]!.seq).toBeGreaterThan(calls[0]!.seq!);
       expect(calls[0]?.error?.statusCode).toBe(500);
       expect((await s.findCachedResult('rq'))?.text).toBe('iarnróid');
       expect(await s.findCachedResult('other')).toBeUndefined();
@@ -70,17 +72,72 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       await s.close();
     });
 
-    it('swaps a run lease only from the holder it expects', async () => {
+    it('claims trials for one worker at a time, takes over expired claims, and fences writes', async () => {
       const s = await open();
-      const lease = (holderId: string) => ({ holderId, pid: 1, host: 'h', since: '2026-01-01T00:00:00.000Z', expiresAt: 5 });
-      expect(await s.getRunLease('run-1')).toBeUndefined();
-      expect(await s.swapRunLease('run-1', 'someone', lease('a'))).toBe(false);
-      expect(await s.swapRunLease('run-1', null, lease('a'))).toBe(true);
-      expect(await s.swapRunLease('run-1', null, lease('b'))).toBe(false);
-      expect(await s.getRunLease('run-1')).toEqual(lease('a'));
-      expect(await s.swapRunLease('run-1', 'a', lease('b'))).toBe(true);
-      expect(await s.swapRunLease('run-1', 'b', null)).toBe(true);
-      expect(await s.getRunLease('run-1')).toBeUndefined();
+      await s.openRun(run);
+      await s.saveTrials([trial]);
+      const a = { workerId: 'a', pid: 1, host: 'h' };
+      const b = { workerId: 'b', pid: 2, host: 'h' };
+      const later = Date.now() + 60_000;
+      expect(await s.claimTrials('run-1', a, ['t1', 't2'], later)).toEqual(['t1', 't2']);
+      expect(await s.claimTrials('run-1', b, ['t1'], later)).toEqual([]);
+      expect((await s.listClaimHolders('run-1')).map(h => [h.workerId, h.trials])).toEqual([['a', 2]]);
+      await s.saveCall(call({}), { workerId: 'a' });
+      await expect(s.saveCall(call({}), { workerId: 'b' })).rejects.toThrow(/no longer holds run run-1/);
+      expect(await s.renewClaims('run-1', 'a', Date.now() - 1)).toBe(2);
+      // Expired: another worker may take it, and the first one's writes are refused from then on.
+      expect(await s.claimTrials('run-1', b, ['t1'], later)).toEqual(['t1']);
+      await expect(s.saveTrialResult({ runId: 'run-1', trialId: 't1', status: 'done' }, { workerId: 'a' })).rejects.toThrow(/taken over/);
+      expect(await s.renewClaims('run-1', 'a', later)).toBe(1);
+      await s.saveTrialResult({ runId: 'run-1', trialId: 't1', status: 'done', scores: [{ runId: 'run-1', trialId: 't1', scorer: { name: 'exact', version: '1', args: {} }, value: 1 }] }, { workerId: 'b' });
+      expect(await s.listTrialStatuses('run-1')).toEqual(new Map([['t1', 'done']]));
+      expect((await s.listScores('run-1')).map(x => x.value)).toEqual([1]);
+      await s.releaseClaims('run-1', 'a');
+      await s.releaseClaims('run-1', 'b');
+      expect(await s.listClaimHolders('run-1')).toEqual([]);
+      await s.close();
+    });
+
+    it('holds budget reservations against the stored spend, atomically', async () => {
+      const s = await open();
+      await s.openRun(run);
+      await s.saveCall(call({ costUsd: 0.004 }));
+      expect(await s.spentUsd('run-1')).toBeCloseTo(0.004, 12);
+      expect(await s.reserveBudget('run-1', { id: 'r1', workerId: 'a', amountUsd: 0.005 }, 0.01)).toBe(true);
+      expect(await s.reserveBudget('run-1', { id: 'r2', workerId: 'b', amountUsd: 0.002 }, 0.01)).toBe(false);
+      expect(await s.reservedUsd('run-1')).toBeCloseTo(0.005, 12);
+      await s.releaseBudget('run-1', 'r1');
+      expect(await s.reserveBudget('run-1', { id: 'r2', workerId: 'b', amountUsd: 0.002 }, 0.01)).toBe(true);
+      await s.releaseClaims('run-1', 'b');
+      expect(await s.reservedUsd('run-1')).toBe(0);
+      await s.close();
+    });
+
+    it('pages calls by sequence number and reads one trial\'s calls', async () => {
+      const s = await open();
+      for (let i = 0; i < 5; i++) await s.saveCall(call({ trialId: `t${i % 2}`, step: i }));
+      const first = await s.listCalls('run-1', { limit: 2 });
+      const rest = await s.listCalls('run-1', { afterSeq: first.at(-1)!.seq!, limit: 10 });
+      expect([...first, ...rest].map(c => c.step)).toEqual([0, 1, 2, 3, 4]);
+      expect((await s.listCalls('run-1', { trialIds: ['t1'] })).map(c => c.step)).toEqual([1, 3]);
+      await s.close();
+    });
+
+    it('keeps judgments by judge trial and producer version, and blobs by content', async () => {
+      const s = await open();
+      const j = {
+        specVersion: 'paideia.judgment.v1' as const, runId: 'run-1', trialId: 'j1', targetTrialId: 't1', rater: { alias: 'a', spec: 'openai:x' },
+        promptVariant: 'v1', repeat: 0, fields: { clarity: 4 }, value: 0.75, callSeq: 3, producer: { name: 'p', version: '1', args: {} },
+      };
+      await s.saveJudgments([j, { ...j, value: 0.5 }]);
+      expect(await s.listJudgments('run-1')).toEqual([{ ...j, value: 0.5 }]);
+      const bytes = new Uint8Array([137, 80, 78, 71, 0, 255]);
+      const ref = await s.putBlob(bytes, 'image/png');
+      // sha256 of the six bytes, from python3 hashlib.
+      expect(ref).toEqual({ hash: 'ffdb519b788f33bddc8647611c3a24cc5e1a9ef5780c1f6f828a637c309ad8f1', mediaType: 'image/png', size: 6 });
+      expect((await s.putBlob(bytes, 'image/png')).hash).toBe(ref.hash);
+      expect((await s.getBlob(ref.hash))?.bytes).toEqual(bytes);
+      expect(await s.getBlob('nope')).toBeUndefined();
       await s.close();
     });
 

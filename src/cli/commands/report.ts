@@ -2,10 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
-import { buildReportData, onlyModel, renderReport, type ReportFormat } from '../../report/index.js';
+import type { ReportFormat } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { commandHint } from '../hint.js';
-import { tests } from '../wiring.js';
+import { runKindOf } from '../run-kinds.js';
 
 interface ReportFlags { format: string; out?: string; store: string; model?: string }
 
@@ -21,9 +21,10 @@ export function registerReport(program: Command): void {
       if (!['html', 'md', 'json'].includes(f.format)) throw new ConfigError([{ field: '--format', message: `expected html, md or json, got "${f.format}"` }]);
       const store = await openStore(f.store, { mustExist: true });
       try {
-        if (!(await store.getRun(runId))) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}` }]);
-        const all = await buildReportData(store, runId, { tests });
-        const text = renderReport(f.model === undefined ? all : onlyModel(all, f.model), f.format as ReportFormat);
+        const run = await store.getRun(runId);
+        if (!run) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}` }]);
+        // Every kind of run has its report: a scenario run gets the scenario report.
+        const text = await runKindOf(run).report(store, run, { format: f.format as ReportFormat, ...(f.model !== undefined ? { model: f.model } : {}) });
         if (f.out === '-') {
           process.stdout.write(text);
           return;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigError, parseModelSpec, type ChatParams } from '../../core/index.js';
-import { runSuite } from '../../engine/run-suite.js';
+import { runSuite } from '../../suites/run.js';
 import { loadPriceTable, priceFor } from '../../providers/pricing.js';
 import { writeReport } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
@@ -10,7 +10,7 @@ import { commandHint } from '../hint.js';
 import { createProgress } from '../progress.js';
 import { printTerminalSummary } from '../terminal-summary.js';
 import { warnOffVendorPrices } from '../price-warnings.js';
-import { judgeExplanations, judgeSpecs, judgingConfig, loadJudgingConfig, saveJudgingConfig, type JudgingSummary } from '../../suites/judging/index.js';
+import { judgeSpecs, judgingConfig, loadJudgingConfig } from '../../suites/judging/index.js';
 import { buildModels, scorers, tests } from '../wiring.js';
 
 export interface RunFlags {
@@ -131,35 +131,29 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
       ...(rpm ? { requestsPerMinute: rpm } : {}), ...(timeoutMs ? { timeoutMs } : {}),
     });
     warnOffVendorPrices(stored?.config.models ?? specs, models, stored?.prices ?? prices);
-    const { run, summary } = await runSuite({
-      store, suites, models: specs, repeats, seed, params,
-      ...(listFlag(f.tests) ? { tests: listFlag(f.tests)! } : {}), testDefinitions: tests, scorers,
-      createModel: spec => models.get(spec.alias)!, prices, ...(costCapUsd !== undefined ? { costCapUsd } : {}),
-      useCache: f.cache, retryErrors: f.retryErrors ?? false, ...(f.resume ? { resumeRunId: f.resume } : {}),
-      concurrency: provider => (provider === 'baseline' || provider === 'replay' ? Math.max(concurrency, 16) : concurrency),
-      signal: controller.signal, stopSignal: drain.signal, onEvent: createProgress(),
-    });
-    process.stderr.write(`run ${run.id}: ${summary.done} done, ${summary.failed} failed, ${summary.pending} pending; spent $${summary.spentUsd.toFixed(4)} (store ${store.url})\n`);
-    // Explanations are judged once the trials are in; a stopped run judges on resume.
-    let judged: JudgingSummary | undefined;
-    const judging = flagJudging ?? (await loadJudgingConfig(store, run.id));
-    if (judging && !summary.stoppedBy) {
+    // Judges are models of the run too: their calls go through the same engine, cache and cap.
+    const judging = flagJudging ?? (stored ? await loadJudgingConfig(store, stored.id) : undefined);
+    if (judging) {
       const judges = await buildModels(judgeSpecs(judging), {
         store, seed, maxAttempts: judging.maxAttempts, ...(f.judgeBaseUrl ?? f.baseUrl ? { baseURL: (f.judgeBaseUrl ?? f.baseUrl)! } : {}),
         ...(rpm ? { requestsPerMinute: rpm } : {}), ...(timeoutMs ? { timeoutMs } : {}),
         ...(!flagJudging && judging.endpoints ? { endpoints: judging.endpoints } : {}),
       });
-      if (flagJudging) {
-        const endpoints = Object.fromEntries([...judges].flatMap(([alias, m]) => (m.endpoint ? [[alias, m.endpoint]] : [])));
-        await saveJudgingConfig(store, run.id, { ...flagJudging, ...(Object.keys(endpoints).length ? { endpoints } : {}) });
-      }
-      judged = await judgeExplanations({
-        store, runId: run.id, config: judging, tests, models: judges, prices: run.prices, concurrency,
-        ...(costCapUsd !== undefined ? { costCapUsd } : {}), useCache: f.cache, retryErrors: f.retryErrors ?? false,
-        signal: controller.signal,
-      });
+      for (const [alias, m] of judges) models.set(alias, m);
+    }
+    const { run, summary, judging: judged } = await runSuite({
+      store, suites, models: specs, repeats, seed, params,
+      ...(listFlag(f.tests) ? { tests: listFlag(f.tests)! } : {}), testDefinitions: tests, scorers,
+      createModel: spec => models.get(spec.alias)!, prices, ...(costCapUsd !== undefined ? { costCapUsd } : {}),
+      useCache: f.cache, retryErrors: f.retryErrors ?? false, ...(f.resume ? { resumeRunId: f.resume } : {}),
+      ...(flagJudging ? { judging: flagJudging } : {}),
+      concurrency: provider => (provider === 'baseline' || provider === 'replay' ? Math.max(concurrency, 16) : concurrency),
+      signal: controller.signal, stopSignal: drain.signal, onEvent: createProgress(),
+    });
+    process.stderr.write(`run ${run.id}: ${summary.done} done, ${summary.failed} failed, ${summary.pending} pending; spent $${summary.spentUsd.toFixed(4)} (store ${store.url})\n`);
+    if (judged) {
       const c = judged.counts;
-      process.stderr.write(`explanations (judges ${judging.judges.map(j => j.alias).join(', ')}): ${c.judged} judged (${judged.passed} passed), ${c['not-applicable']} not applicable, ${c['no-explanation']} without explanation, ${c.unscored} unscored, ${c.pending} pending; ${judged.calls} judge call(s), $${judged.spentUsd.toFixed(4)}\n`);
+      process.stderr.write(`explanations (judges ${judged.config.judges.map(j => j.alias).join(', ')}): ${c.judged} judged (${judged.passed} passed), ${c['not-applicable']} not applicable, ${c['no-explanation']} without explanation, ${c.unscored} unscored, ${c.pending} pending\n`);
       if (c.unscored) process.stderr.write(`${c.unscored} explanation(s) unscored (judge failures, not counted as wrong); ask again with: ${commandHint(['run', '--resume', run.id, '--retry-errors'], store.url)}\n`);
     }
     await printTerminalSummary(store, run.id);
@@ -167,8 +161,12 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
       await writeReport(store, run.id, { format: 'html', out: f.report, tests });
       process.stderr.write(`report: ${f.report}\n`);
     }
-    if (summary.stoppedBy || summary.pending > 0 || judged?.stoppedBy) {
-      const capped = summary.stoppedBy === 'cost-cap' || judged?.stoppedBy === 'cost-cap';
+    if (summary.stoppedBy === 'claim-lost') {
+      process.stderr.write(`stopped: another process took run ${run.id} over while this one was paused; everything stored is kept\n`);
+      return { runId: run.id, exitCode: EXIT_CODES.stopped };
+    }
+    if (summary.stoppedBy || summary.pending > 0) {
+      const capped = summary.stoppedBy === 'cost-cap';
       // A pasted hint must run as printed: a concrete higher cap, not a placeholder the shell misreads.
       const cap = capped && costCapUsd !== undefined ? ['--cost-cap', String(Math.max(costCapUsd * 2, 1))] : [];
       process.stderr.write(`resume with: ${commandHint(['run', '--resume', run.id, ...cap], store.url)}\n`);

@@ -68,7 +68,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
       runId = run.id;
       const j = summary.judging;
       io.stderr(`run ${run.id}: ${summary.ended} ended, ${summary.capped} capped, ${summary.failed} failed, ${summary.pending} pending dialogue(s)`
-        + (j ? `; judgments: ${j.judged} new, ${j.reused} stored, ${j.unscored} unscored, ${j.errors} failed` : '') + ` (store ${store.url})\n`);
+        + (j ? `; judgments: ${j.new} new, ${j.stored} stored, ${j.unscored} unscored, ${j.failed} failed, ${j.pending} pending` : '') + `; spent $${summary.spentUsd.toFixed(4)} (store ${store.url})\n`);
       if (f.report) {
         const report = scenarioReport(store, run.id);
         mkdirSync(dirname(f.report), { recursive: true });
@@ -81,7 +81,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         io.stderr(`resume with: ${commandHint([...sameScenarioRun(file, f), '--resume', ...cap], store.url)}\n`);
         return EXIT_CODES.stopped;
       }
-      if (summary.failed > 0 || (j?.errors ?? 0) > 0) {
+      if (summary.failed > 0 || (j?.failed ?? 0) > 0) {
         io.stderr(`some dialogues or judge calls failed (provider errors, not scored as wrong); retry them with: ${commandHint([...sameScenarioRun(file, f), '--resume', '--retry-errors'], store.url)}\n`);
         return EXIT_CODES.trialsFailed;
       }
@@ -105,14 +105,16 @@ function progress(io: ScenarioIO): (e: ScenarioEvent) => void {
   let finished = 0;
   let total = 0;
   return e => {
-    if (e.type === 'start') {
-      total = e.dialogues;
+    if (e.type === 'planned') {
       io.stderr(`run ${e.runId}: ${e.dialogues} dialogue(s), up to ${e.judgments} judgment(s)\n`);
-    } else if (e.type === 'dialogue') {
+    } else if (e.type === 'start') {
+      total = e.pending;
+    } else if (e.type === 'trial') {
       finished++;
-      if (finished === total || finished % Math.max(1, Math.ceil(total / 10)) === 0) io.stderr(`dialogues ${finished}/${total}\n`);
+      if (finished === total || finished % Math.max(1, Math.ceil(total / 10)) === 0) io.stderr(`trials ${finished}/${total} (dialogues and judgments)\n`);
     } else if (e.type === 'stop') {
-      io.stderr('interrupted: everything done so far is stored\n');
+      const why = e.reason === 'claim-lost' ? 'another process took this run over' : e.reason === 'cost-cap' ? 'the next call could pass the cost cap' : 'interrupted';
+      io.stderr(`stopping: ${why}; everything done so far is stored\n`);
     }
   };
 }

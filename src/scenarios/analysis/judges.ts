@@ -1,3 +1,4 @@
+import type { Judgment } from '../../core/judgment.js';
 import type { Score } from '../../core/scorer.js';
 import { meanInterval } from '../../stats/inference/mean-interval.js';
 import { SCENARIO_INTERVAL, type Estimate } from './estimate.js';
@@ -53,16 +54,12 @@ export function analyseJudges(data: ScenarioRunData): JudgeAnalysis[] {
   if (!ev) return [];
   const trials = new Map(data.trials.map(t => [t.id, t]));
   const panel = new Map<string, Score>();
-  const individual: Score[] = [];
-  for (const s of data.scores) {
-    if (s.scorer.name === `judge:${ev.name}`) panel.set(s.trialId, s);
-    else if (s.scorer.name.startsWith(`judge:${ev.name}/`)) individual.push(s);
-  }
+  for (const s of data.scores) if (s.scorer.name === `judge:${ev.name}`) panel.set(s.trialId, s);
   return ev.judges.map(judge => {
-    const own = individual.filter(s => (s.details?.judge ?? s.scorer.args.judge) === judge);
-    const valid = own.filter(s => s.value !== null);
-    const byDialogue = new Map<string, Score[]>();
-    for (const s of valid) byDialogue.set(s.trialId, [...(byDialogue.get(s.trialId) ?? []), s]);
+    const own = data.judgments.filter(j => j.rater.alias === judge);
+    const valid = own.filter(j => j.value !== null);
+    const byDialogue = new Map<string, Judgment[]>();
+    for (const j of valid) byDialogue.set(j.targetTrialId, [...(byDialogue.get(j.targetTrialId) ?? []), j]);
     const repeated = [...byDialogue.values()].filter(list => list.length >= 2);
     const variances = repeated.map(list => sampleVariance(list.map(s => s.value!)));
     const dims = [...new Set(valid.flatMap(s => Object.keys(dimensionsOf(s))))];
@@ -134,6 +131,6 @@ function side(rows: Row[]): PreferenceSide {
   };
 }
 
-function dimensionsOf(s: Score): Record<string, number> {
-  return (s.details?.dimensions ?? {}) as Record<string, number>;
+function dimensionsOf(j: Judgment): Record<string, number> {
+  return (j.details?.dimensions ?? {}) as Record<string, number>;
 }

@@ -1,4 +1,6 @@
 import { ConfigError } from '../../core/errors.js';
+import type { Judgment } from '../../core/judgment.js';
+import { parseModelSpec } from '../../core/model-spec.js';
 import type { Score } from '../../core/scorer.js';
 import type { Store } from '../../core/store.js';
 import type { Trial } from '../../core/trial.js';
@@ -44,6 +46,10 @@ export interface ScenarioRunData {
   modelOf(trial: Trial, alias: string): { spec: string; family: ModelFamily };
   /** Model alias of the agent under test. */
   targetAlias: string;
+  /** Whether the model under test in a variant declared itself a baseline. */
+  isBaseline(variant: string): boolean;
+  /** Every stored judgment of the current evaluation version. */
+  judgments: Judgment[];
 }
 
 export async function loadScenarioRun(store: Store, runId: string): Promise<ScenarioRunData> {
@@ -62,9 +68,11 @@ export async function loadScenarioRun(store: Store, runId: string): Promise<Scen
     format: raw.format,
     scored: scoredFields(raw.format),
   } : null;
-  const [trials, metaArtifacts, allScores] = await Promise.all([
-    store.listTrials(runId), store.listArtifacts(runId, DIALOGUE_KIND), store.listScores(runId),
+  const [allTrials, metaArtifacts, allScores, allJudgments] = await Promise.all([
+    store.listTrials(runId), store.listArtifacts(runId, DIALOGUE_KIND), store.listScores(runId), store.listJudgments(runId),
   ]);
+  // Judge trials are read through their judgments; the report's trials are the dialogues.
+  const trials = allTrials.filter(t => t.target === undefined);
   const variants = new Map(config.variants.map(v => [v.label, v]));
   const fileModels = config.config.models;
   const targetAlias = config.config.agents[config.target]?.model ?? config.target;
@@ -75,7 +83,15 @@ export async function loadScenarioRun(store: Store, runId: string): Promise<Scen
     trials,
     metas: new Map(metaArtifacts.map(a => [a.key, a.value as unknown as DialogueMeta])),
     scores: version ? allScores.filter(s => s.scorer.version === version) : [],
+    judgments: version ? allJudgments.filter(j => j.promptVariant === version) : [],
     targetAlias,
+    isBaseline(label) {
+      const variant = variants.get(label) ?? config.variants[0];
+      const engineAlias = config.variants.length > 1 ? `${label}/${targetAlias}` : targetAlias;
+      if (run.config.baselines) return run.config.baselines.includes(engineAlias);
+      const spec = variant?.models[targetAlias]?.spec;
+      return spec !== undefined && parseModelSpec(spec).provider === 'baseline';
+    },
     modelOf(trial, alias) {
       const variant = variants.get(trial.modelAlias) ?? config.variants[0];
       const spec = variant?.models[alias]?.spec ?? `${fileModels[alias]?.type ?? 'openai'}:${fileModels[alias]?.model ?? alias}`;

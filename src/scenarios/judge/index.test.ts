@@ -26,11 +26,11 @@ function judgedScenario(server: FakeServer, evaluation: (text: string) => string
   return parseScenario('/tmp/judged.yaml', text, { env: { JUDGE_KEY: 'sk-judge-secret-777' } });
 }
 
-async function run(scenario: ReturnType<typeof judgedScenario>, storeUrl = 'sqlite::memory:') {
+async function run(scenario: ReturnType<typeof judgedScenario>, storeUrl = 'sqlite::memory:', o: { retryErrors?: boolean } = {}) {
   const store = await openStore(storeUrl);
   const mocks = loopModels({ teacherTurns: 2 });
   const result = await runScenario({
-    scenario, store,
+    scenario, store, ...o,
     createModel: m => (m.alias in mocks && m.alias !== 'judge' && m.alias !== 'judge_b' ? mocks[m.alias]! : buildChatModel(m, { retry: scenario.globals.retry })),
   });
   return { store, ...result };
@@ -65,8 +65,9 @@ describe('judging against an OpenAI-compatible server', () => {
     expect(body.tools).toBeUndefined();
     expect(body.messages[0]).toEqual({ role: 'system', content: 'Score the tutor. Problem: 2x = 6' });
     expect(body.messages[1]!.content).toMatch(/^user: Help me with 2x = 6\nteacher: Question 1\?\nstudent: Answer 1\nteacher: Well done! <END>\n\nAnswer with one JSON object between <json> and <\/json>/);
-    const single = (await store.listScores(r.id)).find(x => x.scorer.name === 'judge:guide/judge/0')!;
-    expect(single.details).toMatchObject({ fields: { clarity: 2, warmth: 4, comment: 'terse' }, attempts: 1 });
+    const single = (await store.listJudgments(r.id)).find(j => j.rater.alias === 'judge' && j.repeat === 0)!;
+    expect(single.fields).toEqual({ clarity: 2, warmth: 4, comment: 'terse' });
+    expect(single.details).toMatchObject({ attempts: 1 });
     await store.close();
   });
 
@@ -82,13 +83,16 @@ describe('judging against an OpenAI-compatible server', () => {
     expect(bodyOf(server.requests[1]!).messages.at(-1)!.content).toMatch(/did not fit the required format: no JSON object found/);
     expect(bodyOf(server.requests[2]!).messages.at(-1)!.content).toMatch(/clarity must be between 1 and 5, got 9/);
     const scores = await store.listScores(r.id);
-    const single = scores.find(x => x.scorer.name === 'judge:guide/judge/0')!;
+    const single = (await store.listJudgments(r.id)).find(j => j.rater.alias === 'judge' && j.repeat === 0)!;
     expect(single.value).toBeNull();
     expect(single.reason).toMatch(/did not fit format after 3 attempt\(s\): clarity must be a number; warmth is missing; comment is missing/);
-    expect(single.details).toMatchObject({ unscored: true, raw: '<json>{"clarity": "high"}</json>', attempts: 3 });
+    expect(single.raw).toBe('<json>{"clarity": "high"}</json>');
+    expect(single.details).toMatchObject({ unscored: true, attempts: 3 });
+    // Every attempt is a stored call of the judge trial.
+    expect((await store.listCalls(r.id, { trialIds: [single.trialId] })).map(c => c.step)).toEqual([0, 1, 2]);
     const panel = scores.find(x => x.scorer.name === 'judge:guide')!;
     expect(panel.value).toBeNull();
-    expect(summary.judging).toMatchObject({ judged: 1, unscored: 1 });
+    expect(summary.judging).toMatchObject({ new: 1, unscored: 1 });
     await store.close();
   });
 
@@ -107,8 +111,10 @@ describe('judging against an OpenAI-compatible server', () => {
     const { store, run: r } = await run(s);
     expect(server.requests).toHaveLength(4);
     const scores = await store.listScores(r.id);
-    expect(scores.map(x => x.scorer.name).sort()).toEqual(['judge:guide', 'judge:guide/judge/0', 'judge:guide/judge/1', 'judge:guide/judge_b/0', 'judge:guide/judge_b/1']);
-    const a = scores.filter(x => x.details?.judge === 'judge').map(x => (x.details!.fields as { clarity: number }).clarity).sort();
+    expect(scores.map(x => x.scorer.name)).toEqual(['judge:guide']);
+    const judgments = await store.listJudgments(r.id);
+    expect(judgments.map(j => `${j.rater.alias}/${j.repeat}`).sort()).toEqual(['judge/0', 'judge/1', 'judge_b/0', 'judge_b/1']);
+    const a = judgments.filter(j => j.rater.alias === 'judge').map(j => (j.fields as { clarity: number }).clarity).sort();
     expect(a).toEqual([3, 5]);
     const panel = scores.find(x => x.scorer.name === 'judge:guide')!;
     // clarity: judge = mean(5, 3) = 4, judge_b = 1 -> 2.5; warmth 5
@@ -133,18 +139,23 @@ describe('judging against an OpenAI-compatible server', () => {
     expect(body.messages[1]!.content).toMatch(/^Examples: These examples were scored by experts[\s\S]*Now: user: Help me/);
   });
 
-  it('a provider error stores nothing, so a resume asks again; the key reaches the server but never the store', async () => {
+  it('a provider error is a stored failed call, asked again with --retry-errors; the key reaches the server but never the store', async () => {
     const server = await startOpenAICompatibleServer({ replies: [{ status: 400, body: { error: { message: 'bad' } } }] });
     servers.push(server);
     const dir = scenarioDir({});
     const url = `sqlite:${join(dir, 'p.db')}`;
     const s = judgedScenario(server);
     const first = await run(s, url);
-    expect(first.summary.judging).toMatchObject({ judged: 0, errors: 1 });
+    expect(first.summary.judging).toMatchObject({ new: 0, failed: 1 });
     expect((await first.store.listScores(first.run.id))).toHaveLength(0);
+    expect((await first.store.listCalls(first.run.id)).filter(c => c.status === 'error').map(c => c.error?.statusCode)).toEqual([400]);
     await first.store.close();
-    const second = await run(s, url);
-    expect(second.summary.judging).toMatchObject({ judged: 1, errors: 0 });
+    // A plain re-run leaves the failure as it is (never scored as wrong); --retry-errors asks again.
+    const again = await run(s, url);
+    expect(again.summary.judging).toMatchObject({ new: 0, failed: 1 });
+    await again.store.close();
+    const second = await run(s, url, { retryErrors: true });
+    expect(second.summary.judging).toMatchObject({ new: 1, failed: 0 });
     await second.store.close();
     expect(server.requests).toHaveLength(2);
     expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-judge-secret-777');

@@ -1,18 +1,15 @@
-import type { ChatModel, ChatParams, ChatRequest } from '../../core/chat-model.js';
-import type { JsonObject } from '../../core/json.js';
-import type { Score, ScorerRef } from '../../core/scorer.js';
-import type { Store } from '../../core/store.js';
-import type { Trial } from '../../core/trial.js';
-import { CostCapError } from '../../core/errors.js';
-import type { ModelPrice } from '../../core/prices.js';
-import type { Budget } from '../../engine/budget.js';
-import { createLimiter } from '../../engine/limiter.js';
-import { costOf, estimateCost } from '../../providers/pricing.js';
+import {
+  contentHash, type JsonObject, type Judgment, type Score, type ScorerRef, type StepKind, type Store, type Trial,
+} from '../../core/index.js';
 import { loadStoredDialogues, type StoredDialogue } from '../dialogue.js';
+import { variantAlias, walkDialogue } from '../dialogue-step.js';
 import type { Evaluation, Scenario } from '../types.js';
 import { JSON_CLOSE, JSON_OPEN, JUDGE_TOOL_NAME, checkAnswer, extractJson, formatJsonSchema } from './format.js';
 import { judgeMessages } from './prompt.js';
 import { aggregate, valueAt, weightedScore } from './score.js';
+
+/** Step kind of a scenario judge's trial: one judge, one repeat, one dialogue. */
+export const SCENARIO_JUDGE_STEP = 'scenario-judge';
 
 /** Scorer name of the panel's judgment of a dialogue. */
 export function panelScorerName(evaluation: Pick<Evaluation, 'name'>): string {
@@ -20,208 +17,112 @@ export function panelScorerName(evaluation: Pick<Evaluation, 'name'>): string {
 }
 
 /**
- * Scorer name of one judge's judgment in one repeat. The store keeps one score per (trial, name,
- * version), so the judge and the repeat are part of the name as well as of the recorded args.
+ * Judge trials: every dialogue x judge x repeat, each judging its dialogue once it is done. Their
+ * identity is the evaluation's version (what the judge sees), not its weights: a weight change
+ * re-aggregates the stored judgments and asks nothing.
  */
-export function judgmentScorerName(evaluation: Pick<Evaluation, 'name'>, judge: string, repeat: number): string {
-  return `judge:${evaluation.name}/${judge}/${repeat}`;
-}
-
-export interface JudgeRunOptions {
-  store: Store;
-  runId: string;
-  scenario: Scenario;
-  /** The judge model (and its parameters) for a trial; the runner builds these from the scenario. */
-  judgeModel(trial: Trial, alias: string): { model: ChatModel; params: ChatParams };
-  concurrency: number;
-  signal?: AbortSignal;
-  /** Hard cost cap shared with the dialogues; a judgment it stops stays pending for --resume. */
-  budget?: Budget;
-  /** Price of a judge by alias, to estimate and charge its calls (undefined: unknown, charged 0). */
-  priceOf?: (alias: string) => ModelPrice | undefined;
-  onJudgment?: (e: { trialId: string; judge: string; repeat: number; value: number | null }) => void;
-}
-
-export interface JudgeSummary {
-  /** Judgments made in this session. */
-  judged: number;
-  /** Judgments found in the store and not asked again. */
-  reused: number;
-  /** Judgments whose answer never fit `format` (stored unscored with the raw text). */
-  unscored: number;
-  /** Judge calls that failed (provider errors); not stored, asked again on resume. */
-  errors: number;
-  /** Judgments not made because the run was interrupted or the cost cap was reached. */
-  pending: number;
-  /** Set when the cost cap stopped judging. */
-  stoppedByCostCap?: boolean;
-  /** Dialogues with a panel score. */
-  aggregated: number;
-}
-
-/**
- * Judge every finished (ended or capped) dialogue of a run from its stored transcript: each judge,
- * each repeat, one stored Score; then the panel's Score per dialogue, recomputed from the stored
- * judgments (so re-running it never calls a model).
- */
-export async function judgeRun(o: JudgeRunOptions): Promise<JudgeSummary> {
-  const evaluation = o.scenario.evaluation;
-  const summary: JudgeSummary = { judged: 0, reused: 0, unscored: 0, errors: 0, pending: 0, aggregated: 0 };
-  if (!evaluation) return summary;
-  const dialogues = [...(await loadStoredDialogues(o.store, o.runId)).values()].filter(d => d.meta.status === 'ended' || d.meta.status === 'capped');
-  const scores = new Map<string, Score>();
-  for (const s of await o.store.listScores(o.runId)) if (s.scorer.version === evaluation.version) scores.set(`${s.trialId}\u0000${s.scorer.name}`, s);
-  const tasks = new Map(o.scenario.tasks.map(t => [t.hash, t]));
-  const limit = createLimiter(Math.max(1, o.concurrency));
-  const jobs: Array<Promise<void>> = [];
-  const rescoredList: Score[] = [];
+export function planJudgeTrials(scenario: Scenario, dialogues: ReadonlyArray<Trial>): Trial[] {
+  const ev = scenario.evaluation;
+  if (!ev) return [];
+  const variants = new Map(scenario.variants.map(v => [v.label, v]));
+  const out: Trial[] = [];
+  let index = dialogues.length;
   for (const d of dialogues) {
-    for (const judge of evaluation.judges) {
-      for (let repeat = 0; repeat < evaluation.repeats; repeat++) {
-        const key = `${d.trial.id}\u0000${judgmentScorerName(evaluation, judge, repeat)}`;
-        const stored = scores.get(key);
-        if (stored) {
-          summary.reused++;
-          // The weights may have changed since: the weighted score is recomputed from the stored fields.
-          const fresh = rescored(evaluation, stored);
-          if (fresh) { scores.set(key, fresh); rescoredList.push(fresh); }
-          continue;
-        }
-        jobs.push(limit(async () => {
-          if (o.signal?.aborted) { summary.pending++; return; }
-          const { model, params } = o.judgeModel(d.trial, judge);
-          let score: Score;
-          try {
-            score = await judgeOnce({
-              evaluation, dialogue: d, vars: tasks.get(d.trial.itemHash)?.vars ?? {}, judge, repeat, model, params,
-              ...(o.signal ? { signal: o.signal } : {}), ...(o.budget ? { budget: o.budget } : {}), price: o.priceOf?.(judge),
-            });
-          } catch (error) {
-            if (error instanceof CostCapError) summary.stoppedByCostCap = true;
-            if (o.signal?.aborted || error instanceof CostCapError) summary.pending++;
-            else summary.errors++;
-            return;
-          }
-          await o.store.saveScores([score]);
-          scores.set(key, score);
-          summary.judged++;
-          if (score.value === null && score.details?.unscored === true) summary.unscored++;
-          o.onJudgment?.({ trialId: d.trial.id, judge, repeat, value: score.value });
-        }));
+    const variant = variants.get(d.modelAlias)!;
+    for (const judge of ev.judges) {
+      const spec = variant.models.get(judge)!.spec.spec;
+      for (let repeat = 0; repeat < ev.repeats; repeat++) {
+        out.push({
+          ...d, id: contentHash({ target: d.id, judge, spec, repeat, version: ev.version }), index: index++,
+          modelAlias: variantAlias(scenario, variant, judge), modelSpec: spec, repeat,
+          kind: SCENARIO_JUDGE_STEP, variant: ev.version, target: d.id,
+        });
       }
     }
   }
-  if (rescoredList.length) await o.store.saveScores(rescoredList);
-  await Promise.all(jobs);
-  const panel: Score[] = [];
-  for (const d of dialogues) {
-    const own = evaluation.judges
-      .flatMap(judge => Array.from({ length: evaluation.repeats }, (_, repeat) => scores.get(`${d.trial.id}\u0000${judgmentScorerName(evaluation, judge, repeat)}`)))
-      .filter((s): s is Score => s !== undefined);
-    if (own.length === 0) continue;
-    panel.push(panelScore(evaluation, d, own));
-  }
-  await o.store.saveScores(panel);
-  summary.aggregated = panel.length;
-  return summary;
-}
-
-interface JudgeOnceInput {
-  evaluation: Evaluation;
-  dialogue: StoredDialogue;
-  vars: Record<string, string>;
-  judge: string;
-  repeat: number;
-  model: ChatModel;
-  params: ChatParams;
-  signal?: AbortSignal;
-  budget?: Budget;
-  price?: ModelPrice | undefined;
+  return out;
 }
 
 /**
- * One judgment. An answer that does not fit `format` is asked again (with what was wrong) up to
- * `format_retries` times, then stored unscored with its raw text: never a zero. Provider errors
- * are thrown: nothing is stored, and a resume asks again.
+ * A scenario judge as a step: it reads the judged dialogue from its stored turns, asks the judge
+ * with the evaluation prompt (tool or prompt mode), and asks again with what was wrong while the
+ * answer does not fit `format` (up to `format_retries` times); then it is stored unscored with
+ * its raw text, never a zero.
  */
-export async function judgeOnce(i: JudgeOnceInput): Promise<Score> {
-  const { evaluation: ev, dialogue } = i;
-  const scorer: ScorerRef = { name: judgmentScorerName(ev, i.judge, i.repeat), version: ev.version, args: { judge: i.judge, repeat: i.repeat } };
-  const base = judgeMessages(ev, i.vars, dialogue.messages);
+export function scenarioJudgeStep(scenario: Scenario): StepKind {
+  const ev = scenario.evaluation!;
+  const variants = new Map(scenario.variants.map(v => [v.label, v]));
+  const tasks = new Map(scenario.tasks.map(t => [t.hash, t]));
+  // The engine's alias of a judge (variant-prefixed when several are swept) -> the file's alias.
+  const judgeByAlias = new Map(scenario.variants.flatMap(v => ev.judges.map(j => [variantAlias(scenario, v, j), j] as const)));
   const tool = ev.formatMode === 'tool'
     ? { name: JUDGE_TOOL_NAME, description: `Submit the evaluation "${ev.name}" of the dialogue.`, parameters: formatJsonSchema(ev.format) }
     : undefined;
-  let raw = '';
-  let problems: string[] = [];
-  let costUsd = 0;
-  const attempts = ev.formatRetries + 1;
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const retryNote = attempt === 0 ? [] : [{
-      role: 'user' as const,
-      content: `Your previous answer did not fit the required format: ${problems.join('; ')}. Answer again${tool ? ` by calling ${JUDGE_TOOL_NAME}` : ` with one JSON object between ${JSON_OPEN} and ${JSON_CLOSE}`}.`,
-    }];
-    const request: ChatRequest = {
-      messages: [...base, ...retryNote],
-      params: i.params,
-      ...(tool ? { tools: [tool], toolChoice: tool.name } : {}),
-      context: { trialId: dialogue.trial.id, itemId: dialogue.trial.itemId, repeat: i.repeat, turn: attempt, role: 'judge' },
-    };
-    const estimate = i.price ? estimateCost(i.price, request) : 0;
-    if (i.budget && !(await i.budget.reserve(estimate))) throw new CostCapError(i.budget.capUsd ?? 0, i.budget.spentUsd);
-    let result;
-    try {
-      result = await i.model.generate(request, i.signal ? { signal: i.signal } : {});
-    } catch (error) {
-      i.budget?.settle(estimate, 0);
-      throw error;
-    }
-    // Charged like a dialogue turn: its usage, else its estimate; kept on the score so a resumed run counts it.
-    const cost = i.price ? (result.usage ? costOf(i.price, result.usage) : estimate) : 0;
-    i.budget?.settle(estimate, cost);
-    costUsd += cost;
-    const call = result.toolCalls?.find(c => c.name === JUDGE_TOOL_NAME) ?? result.toolCalls?.[0];
-    raw = call ? call.arguments : result.text;
-    // A tool-mode judge that answers in text with valid JSON is taken at its word; format still decides.
-    const parsed = call ? parseToolArguments(call.arguments) : extractJson(result.text);
-    if (!parsed.ok) { problems = [parsed.problem]; continue; }
-    const checked = checkAnswer(parsed.value, ev.format);
-    if (!checked.ok) { problems = checked.problems; continue; }
-    const values = new Map(ev.scored.map(f => [f.path.join('.'), valueAt(checked.value, f.path) as number | boolean]));
-    const weighted = weightedScore(values, ev.scored);
-    return {
-      runId: dialogue.trial.runId, trialId: dialogue.trial.id, scorer,
-      value: weighted ? weighted.score : null,
-      ...(weighted ? {} : { reason: 'no weighted score: no format field has a scale' }),
-      details: {
-        judge: i.judge, repeat: i.repeat, fields: checked.value, raw, attempts: attempt + 1, dialogueStatus: dialogue.meta.status, costUsd,
-        ...(weighted ? { normalised: weighted.normalised, dimensions: weighted.dimensions } : {}),
-      },
-    };
-  }
   return {
-    runId: dialogue.trial.runId, trialId: dialogue.trial.id, scorer, value: null,
-    reason: `the judge's answer did not fit format after ${attempts} attempt(s): ${problems.join('; ')}`,
-    details: { judge: i.judge, repeat: i.repeat, unscored: true, raw, problems, attempts, dialogueStatus: dialogue.meta.status, costUsd },
+    specVersion: 'paideia.step.v1',
+    name: SCENARIO_JUDGE_STEP,
+    version: '1',
+    judgesTarget: true,
+    next({ trial, results, target }) {
+      const dialogue = target!.trial;
+      const variant = variants.get(dialogue.modelAlias)!;
+      const task = tasks.get(dialogue.itemHash)!;
+      const walk = walkDialogue(scenario, dialogue, task, variant, target!.results);
+      const transcript = walk.type === 'end' ? walk.transcript : [];
+      const judge = judgeOf(trial);
+      const base = judgeMessages(ev, task.vars, transcript);
+      let problems: string[] = [];
+      for (const [attempt, result] of results.entries()) {
+        const call = result.toolCalls?.find(c => c.name === JUDGE_TOOL_NAME) ?? result.toolCalls?.[0];
+        const raw = call ? call.arguments : result.text;
+        // A tool-mode judge that answers in text with valid JSON is taken at its word; format still decides.
+        const parsed = call ? parseToolArguments(call.arguments) : extractJson(result.text);
+        const checked = parsed.ok ? checkAnswer(parsed.value, ev.format) : { ok: false as const, problems: [parsed.problem] };
+        if (checked.ok) {
+          return { type: 'done', judgments: [judgmentOf(ev, trial, judge, checked.value, raw, { attempts: attempt + 1, dialogueStatus: walk.meta.status })] };
+        }
+        problems = checked.problems;
+        if (attempt === ev.formatRetries) {
+          return {
+            type: 'done',
+            judgments: [{
+              ...judgmentOf(ev, trial, judge, {}, raw, { unscored: true, problems, attempts: attempt + 1, dialogueStatus: walk.meta.status }),
+              value: null, reason: `the judge's answer did not fit format after ${attempt + 1} attempt(s): ${problems.join('; ')}`,
+            }],
+          };
+        }
+      }
+      const retryNote = results.length === 0 ? [] : [{
+        role: 'user' as const,
+        content: `Your previous answer did not fit the required format: ${problems.join('; ')}. Answer again${tool ? ` by calling ${JUDGE_TOOL_NAME}` : ` with one JSON object between ${JSON_OPEN} and ${JSON_CLOSE}`}.`,
+      }];
+      return {
+        // Each dialogue and repeat is judged on its own, even when two transcripts read alike.
+        type: 'call', model: trial.modelAlias, distinct: { target: dialogue.id, repeat: trial.repeat },
+        request: {
+          messages: [...base, ...retryNote], params: variant.models.get(judge)!.params,
+          ...(tool ? { tools: [tool], toolChoice: tool.name } : {}),
+          context: { trialId: dialogue.id, itemId: dialogue.itemId, repeat: trial.repeat, turn: results.length, role: 'judge' },
+        },
+      };
+    },
   };
+
+  function judgeOf(trial: Trial): string {
+    return judgeByAlias.get(trial.modelAlias)!;
+  }
 }
 
-/**
- * A stored judgment with its weighted score recomputed under the current weights, or undefined
- * when nothing changed (or it is unscored). Judgments are versioned by what the judge saw, not by
- * the weights, so a weight change keeps them and only this recomputation follows.
- */
-export function rescored(ev: Evaluation, s: Score): Score | undefined {
-  const fields = s.details?.fields;
-  if (s.details?.unscored === true || fields === undefined || fields === null || typeof fields !== 'object' || Array.isArray(fields)) return undefined;
-  const { value, details } = weighedFields(ev, fields as JsonObject);
-  const rest: JsonObject = { ...s.details };
-  delete rest.normalised;
-  delete rest.dimensions;
-  const next: Score = { ...s, value, details: { ...rest, ...details } };
-  delete next.reason;
-  if (value === null) next.reason = 'no weighted score: no format field has a scale';
-  const same = s.value === next.value && s.reason === next.reason && JSON.stringify(s.details) === JSON.stringify(next.details);
-  return same ? undefined : next;
+function judgmentOf(ev: Evaluation, trial: Trial, judge: string, fields: JsonObject, raw: string, extra: JsonObject): Judgment {
+  const weighed = extra.unscored === true ? { value: null, details: {} } : weighedFields(ev, fields);
+  return {
+    specVersion: 'paideia.judgment.v1', runId: trial.runId, trialId: trial.id, targetTrialId: trial.target!,
+    rater: { alias: judge, spec: trial.modelSpec }, promptVariant: ev.version, repeat: trial.repeat, fields,
+    scales: Object.fromEntries(ev.scored.filter(f => f.scale).map(f => [f.path.join('.'), f.scale!])),
+    value: weighed.value, ...(weighed.value === null && extra.unscored !== true ? { reason: 'no weighted score: no format field has a scale' } : {}),
+    callSeq: null, producer: { name: SCENARIO_JUDGE_STEP, version: ev.version, args: { evaluation: ev.name, judge, repeat: trial.repeat } },
+    raw, details: { ...extra, ...weighed.details },
+  };
 }
 
 function weighedFields(ev: Evaluation, fields: JsonObject): { value: number | null; details: JsonObject } {
@@ -232,6 +133,23 @@ function weighedFields(ev: Evaluation, fields: JsonObject): { value: number | nu
     : { value: null, details: {} };
 }
 
+/**
+ * A stored judgment with its weighted score recomputed under the current weights, or undefined
+ * when nothing changed (or it is unscored).
+ */
+export function reweighed(ev: Evaluation, j: Judgment): Judgment | undefined {
+  if (j.details?.unscored === true) return undefined;
+  const { value, details } = weighedFields(ev, j.fields);
+  const rest: JsonObject = { ...j.details };
+  delete rest.normalised;
+  delete rest.dimensions;
+  const next: Judgment = { ...j, value, details: { ...rest, ...details } };
+  delete next.reason;
+  if (value === null) next.reason = 'no weighted score: no format field has a scale';
+  const same = j.value === next.value && j.reason === next.reason && JSON.stringify(j.details) === JSON.stringify(next.details);
+  return same ? undefined : next;
+}
+
 function parseToolArguments(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
@@ -240,33 +158,71 @@ function parseToolArguments(text: string): { ok: true; value: unknown } | { ok: 
   }
 }
 
+export interface JudgeSummary {
+  /** Judgments stored for the current evaluation. */
+  judgments: number;
+  /** Judgments whose answer never fit `format` (stored unscored with the raw text). */
+  unscored: number;
+  /** Dialogues with a panel score. */
+  aggregated: number;
+}
+
+/**
+ * The panel's score of every judged dialogue, from the stored judgments (reweighed under the
+ * current weights first). Calls nothing: `paideia rescore` and a re-run recompute it the same.
+ */
+export async function aggregatePanels(store: Store, runId: string, scenario: Scenario): Promise<JudgeSummary> {
+  const ev = scenario.evaluation;
+  const summary: JudgeSummary = { judgments: 0, unscored: 0, aggregated: 0 };
+  if (!ev) return summary;
+  const current = (await store.listJudgments(runId)).filter(j => j.promptVariant === ev.version && j.producer.name === SCENARIO_JUDGE_STEP);
+  const changed: Judgment[] = [];
+  const byTarget = new Map<string, Judgment[]>();
+  for (const j of current) {
+    const fresh = reweighed(ev, j);
+    if (fresh) changed.push(fresh);
+    const own = fresh ?? j;
+    (byTarget.get(own.targetTrialId) ?? byTarget.set(own.targetTrialId, []).get(own.targetTrialId)!).push(own);
+    summary.judgments++;
+    if (own.details?.unscored === true) summary.unscored++;
+  }
+  if (changed.length) await store.saveJudgments(changed);
+  const dialogues = await loadStoredDialogues(store, runId);
+  const panel: Score[] = [];
+  for (const [trialId, own] of byTarget) {
+    const d = dialogues.get(trialId);
+    if (d) panel.push(panelScore(ev, d, own));
+  }
+  await store.saveScores(panel);
+  summary.aggregated = panel.length;
+  return summary;
+}
+
 /**
  * The panel's score of one dialogue: per scored field, each judge's repeats combined, then the
  * judges combined, both with the evaluation's aggregation; the weighted score of the result.
  * Unscored judgments are left out and counted.
  */
-export function panelScore(ev: Evaluation, d: StoredDialogue, judgments: ReadonlyArray<Score>): Score {
+export function panelScore(ev: Evaluation, d: StoredDialogue, judgments: ReadonlyArray<Judgment>): Score {
   const scorer: ScorerRef = { name: panelScorerName(ev), version: ev.version, args: { judges: ev.judges, aggregation: ev.aggregation, repeats: ev.repeats } };
-  const valid = judgments.filter(s => s.details?.unscored !== true && s.details?.fields !== undefined);
+  const valid = judgments.filter(j => j.details?.unscored !== true);
   const base = { runId: d.trial.runId, trialId: d.trial.id, scorer };
   const common = { n: valid.length, unscored: judgments.length - valid.length, dialogueStatus: d.meta.status };
-  if (valid.length === 0) {
-    return { ...base, value: null, reason: 'no judge answer fit the format', details: common };
-  }
+  if (valid.length === 0) return { ...base, value: null, reason: 'no judge answer fit the format', details: common };
   const fieldValues = new Map<string, number>();
   const perJudge: JsonObject = {};
   for (const f of ev.scored) {
     const key = f.path.join('.');
     const judgeValues: number[] = [];
     for (const judge of ev.judges) {
-      const own = valid.filter(s => s.details?.judge === judge).map(s => numeric(valueAt(s.details!.fields as JsonObject, f.path)));
+      const own = valid.filter(j => j.rater.alias === judge).map(j => numeric(valueAt(j.fields, f.path)));
       if (own.length === 0) continue;
       const v = aggregate(own, ev.aggregation);
       judgeValues.push(v);
       const entry = (perJudge[judge] ??= { fields: {} }) as { fields: JsonObject };
       entry.fields[key] = v;
     }
-    fieldValues.set(key, aggregate(judgeValues, ev.aggregation));
+    if (judgeValues.length) fieldValues.set(key, aggregate(judgeValues, ev.aggregation));
   }
   for (const judge of Object.keys(perJudge)) {
     const entry = perJudge[judge] as { fields: Record<string, number>; score?: number };

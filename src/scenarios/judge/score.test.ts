@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Score } from '../../core/scorer.js';
+import type { Judgment } from '../../core/judgment.js';
 import type { StoredDialogue } from '../dialogue.js';
 import type { Evaluation, FormatField } from '../types.js';
 import { panelScore } from './index.js';
@@ -70,9 +70,10 @@ describe('panelScore', () => {
     prompt: [], format: rubric, scored: scoredFields(rubric), anchors: [], version: 'v1',
   };
   const dialogue = { trial: { id: 't1', runId: 'r' }, meta: { status: 'capped' } } as unknown as StoredDialogue;
-  const judgment = (judge: string, repeat: number, fields: Record<string, unknown> | undefined): Score => ({
-    runId: 'r', trialId: 't1', scorer: { name: `judge:e/${judge}/${repeat}`, version: 'v1', args: { judge, repeat } },
-    value: null, details: fields ? { judge, repeat, fields: fields as never } : { judge, repeat, unscored: true, raw: 'nonsense' },
+  const judgment = (judge: string, repeat: number, fields: Record<string, unknown> | undefined): Judgment => ({
+    specVersion: 'paideia.judgment.v1', runId: 'r', trialId: `j-${judge}-${repeat}`, targetTrialId: 't1', rater: { alias: judge, spec: `openai:${judge}` },
+    promptVariant: 'v1', repeat, fields: (fields ?? {}) as never, value: null, callSeq: null,
+    producer: { name: 'scenario-judge', version: 'v1', args: {} }, ...(fields ? {} : { raw: 'nonsense', details: { unscored: true } }),
   });
 
   it('combines repeats per judge, then judges, by the aggregation; keeps each judge and counts the unscored', () => {

@@ -1,5 +1,5 @@
 import type { ChatMessage, ChatModel } from '../../core/chat-model.js';
-import { createLimiter } from '../../engine/limiter.js';
+import { createSemaphore } from '../../providers/shared/semaphore.js';
 import { JSON_CLOSE, JSON_OPEN, checkAnswer, extractJson, promptModeInstruction } from '../judge/format.js';
 import type { FormatField } from '../types.js';
 import { askJson, isText, type CallCounter, type Checked } from './ask.js';
@@ -44,7 +44,8 @@ export async function generateQuestions(o: { generator: ChatModel; prompt: strin
 
 /** The answerer sees the scenario, the persona and the user-facing question only. */
 export async function answerQuestions(o: { answerer: ChatModel; description: string; questions: TestQuestion[]; concurrency: number; calls: CallCounter }): Promise<string[]> {
-  const limit = createLimiter(o.concurrency);
+  const slots = createSemaphore(o.concurrency);
+  const limit = <T>(task: () => Promise<T>) => slots.run(task);
   return Promise.all(o.questions.map(q => {
     const turn = o.calls.next('answer');
     return limit(async () => (await o.answerer.generate({
@@ -88,7 +89,8 @@ export async function scoreCases(o: {
 }): Promise<CaseScores[]> {
   const format = formatOf(o.metrics);
   const system = rubricText(o.description, o.metrics);
-  const limit = createLimiter(o.concurrency);
+  const slots = createSemaphore(o.concurrency);
+  const limit = <T>(task: () => Promise<T>) => slots.run(task);
   return Promise.all(o.cases.map(c => {
     const messages: ChatMessage[] = [
       { role: 'system', content: system },

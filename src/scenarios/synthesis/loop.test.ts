@@ -145,7 +145,7 @@ describe('rubric synthesis loop with scripted models', () => {
     expect([...s.models.keys()]).toEqual(['teacher', 'grader']);
     expect(s.models.get('grader')!.spec.spec).toBe('anthropic:claude-sonnet-4');
     const { run, summary } = await runScenario({ scenario: s, store, createModel: m => (m.alias === 'grader' ? judge : answerer) });
-    expect(summary).toMatchObject({ dialogues: 6, ended: 6, judging: { judged: 6, unscored: 0 } });
+    expect(summary).toMatchObject({ dialogues: 6, ended: 6, judging: { new: 6, unscored: 0 } });
     const report = await scenarioReport(store, run.id);
     expect(report.models[0]!.score.n).toBe(6);
     expect(report.radar.axes.sort()).toEqual(['Creativity stimulation', 'Personalisation', 'Teaching method professionalism', 'Values integration']);

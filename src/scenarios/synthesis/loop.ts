@@ -71,7 +71,7 @@ export async function synthesize(o: SynthesisOptions): Promise<SynthesisResult> 
   // Model calls are not repeatable, so every synthesis is its own run.
   const runId = `syn-${contentHash({ description: o.description, dims, specs: Object.values(o.specs).map(s => s.spec), rounds, n, t, now }, 16)}`;
   await o.store.openRun({
-    id: runId, createdAt: now, updatedAt: now, status: 'running', prices: { source: 'none', date: '', models: {} }, paideiaVersion: PAIDEIA_VERSION,
+    id: runId, kind: 'synthesis', createdAt: now, updatedAt: now, status: 'running', prices: { source: 'none', date: '', models: {} }, paideiaVersion: PAIDEIA_VERSION,
     config: { suites: [], itemHashes: [], models: [o.specs.generator, o.specs.answerer, o.specs.judge], repeats: 1, seed: 0, params: {}, tests: ['synthesis'] },
   });
   const put = (kind: string, key: string, value: unknown) => o.store.putArtifact(runId, kind, key, JSON.parse(JSON.stringify(value)) as JsonValue);

@@ -85,4 +85,47 @@ export const MIGRATIONS: string[] = [
     body TEXT NOT NULL
   );
   `,
+  // One engine: run kinds, step kinds and trial status, judgments, claims and budget reservations
+  // shared by workers, binary artefacts. The single-holder run lease gives way to trial claims.
+  `
+  ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'suite';
+  ALTER TABLE trials ADD COLUMN kind TEXT;
+  ALTER TABLE trials ADD COLUMN variant TEXT;
+  ALTER TABLE trials ADD COLUMN target TEXT;
+  ALTER TABLE trials ADD COLUMN status TEXT;
+  ALTER TABLE calls ADD COLUMN model TEXT;
+  CREATE INDEX calls_by_trial ON calls (run_id, trial_id, seq);
+  CREATE TABLE judgments (
+    run_id TEXT NOT NULL,
+    trial_id TEXT NOT NULL,
+    target_trial_id TEXT NOT NULL,
+    producer_version TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (run_id, trial_id, producer_version)
+  );
+  CREATE TABLE claims (
+    run_id TEXT NOT NULL,
+    trial_id TEXT NOT NULL,
+    worker_id TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (run_id, trial_id)
+  );
+  CREATE INDEX claims_by_worker ON claims (run_id, worker_id);
+  CREATE TABLE reservations (
+    run_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    worker_id TEXT NOT NULL,
+    amount_usd REAL NOT NULL,
+    PRIMARY KEY (run_id, id)
+  );
+  CREATE TABLE blobs (
+    hash TEXT PRIMARY KEY,
+    media_type TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    bytes BLOB NOT NULL
+  );
+  DROP TABLE leases;
+  `,
 ];

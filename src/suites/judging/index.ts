@@ -4,9 +4,9 @@ export {
   JUDGING_ARTIFACT, judgingConfig, judgeSpecs, loadJudgingConfig, saveJudgingConfig,
   type JudgeSetup, type JudgingConfig,
 } from './config.js';
-export { judgeTrialId, judgeRequestHash, type JudgeOutcome } from './resolve.js';
 export {
   EXPLANATION_SCORER, EXPLANATION_SCORER_VERSION, JUDGED_TEST,
-  type ExplanationStatus, type StoredJudgment,
+  type ExplanationStatus, type StoredJudgment, type JudgeOutcome,
 } from './score.js';
-export { judgeExplanations, type JudgeExplanationsOptions, type JudgingSummary } from './stage.js';
+export { scoreExplanations, type JudgingSummary } from './aggregate.js';
+export { explanationJudgeStep, planJudgeTrials, EXPLANATION_JUDGE_STEP } from './judge-step.js';

@@ -1,6 +1,5 @@
 import type { JsonObject, Score, ScorerRef, Trial } from '../../core/index.js';
 import type { JudgeSetup, JudgingConfig } from './config.js';
-import type { JudgeOutcome } from './resolve.js';
 
 /** Name of the stored explanation score, kept apart from the headline `tutor-edit` score. */
 export const EXPLANATION_SCORER = 'explanation-dual-judge';
@@ -15,14 +14,22 @@ export const JUDGED_TEST = 'tutor_accuracy';
  */
 export type ExplanationStatus = 'judged' | 'not-applicable' | 'no-explanation' | 'unscored' | 'pending';
 
+/** What the stored Judgment of one judge says about one explanation. */
+export type JudgeOutcome =
+  | { kind: 'verdict'; pass: boolean; reason: string }
+  /** The judge trial failed after every attempt (a provider error): the explanation stays unscored. */
+  | { kind: 'error'; message: string }
+  /** No answer fitted `{pass, reason}` after every format retry: unscored. */
+  | { kind: 'unparseable'; problem: string }
+  /** Not judged yet. */
+  | { kind: 'pending' };
+
 /** One judge's part of an explanation score, as stored in its details. */
 export interface StoredJudgment {
   judge: string;
   family: string;
   verdict: 'pass' | 'fail' | 'error' | 'unparseable' | 'pending';
   reason: string;
-  /** Calls made for this judgment (format retries included). */
-  steps: number;
 }
 
 export function explanationScorerRef(config: JudgingConfig): ScorerRef {
@@ -39,10 +46,10 @@ export function explanationScorerRef(config: JudgingConfig): ScorerRef {
 function judgment(judge: JudgeSetup, o: JudgeOutcome): StoredJudgment {
   const base = { judge: judge.alias, family: judge.family };
   switch (o.kind) {
-    case 'verdict': return { ...base, verdict: o.pass ? 'pass' : 'fail', reason: o.reason, steps: o.steps };
-    case 'error': return { ...base, verdict: 'error', reason: `judge call failed after every attempt: ${o.message}`, steps: o.steps };
-    case 'unparseable': return { ...base, verdict: 'unparseable', reason: `no answer fitted {pass, reason} after ${o.steps} tries: ${o.problem}`, steps: o.steps };
-    case 'call': return { ...base, verdict: 'pending', reason: 'not judged yet', steps: o.step };
+    case 'verdict': return { ...base, verdict: o.pass ? 'pass' : 'fail', reason: o.reason };
+    case 'error': return { ...base, verdict: 'error', reason: o.message };
+    case 'unparseable': return { ...base, verdict: 'unparseable', reason: o.problem };
+    case 'pending': return { ...base, verdict: 'pending', reason: 'not judged yet' };
   }
 }
 

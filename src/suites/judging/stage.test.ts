@@ -1,17 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ProviderCallError, parseModelSpec, type ChatModel, type ChatRequest, type Score, type Store } from '../../core/index.js';
-import { runSuite } from '../../engine/run-suite.js';
-import { rescoreRun } from '../../engine/rescore.js';
+import { runSuite } from '../run.js';
+import { rescoreSuite } from '../rescore.js';
 import { retryMiddleware, wrapChatModel } from '../../providers/middleware/index.js';
 import { createMockModel, type MockChatModel } from '../../providers/testing/mock-model.js';
 import { builtInScorers } from '../../scoring/builtins.js';
 import { openStore } from '../../store/index.js';
 import { BUILT_IN_TESTS } from '../tests/index.js';
-import { judgingConfig, saveJudgingConfig, type JudgingConfig } from './config.js';
-import { judgeTrialId } from './resolve.js';
+import { judgingConfig, type JudgingConfig } from './config.js';
 import { EXPLANATION_SCORER, type StoredJudgment } from './score.js';
-import { judgeExplanations, type JudgeExplanationsOptions } from './stage.js';
 
 // The real tutor_accuracy samples: 20 English (BLiMP) and 20 Irish items.
 const samples = ['english', 'irish'].map(s => fileURLToPath(new URL(`../../../data/samples/${s}/tutor_accuracy.jsonl`, import.meta.url)));
@@ -44,12 +42,15 @@ function judge(respond: (r: ChatRequest, i: number) => string | Promise<string>)
 const pass = () => JSON.stringify({ pass: true, reason: 'correct and clear' });
 const fail = (why = 'wrong rule') => JSON.stringify({ pass: false, reason: why });
 
-async function setup(tutorSpec = 'openai:mistral-small') {
+const tutors = new WeakMap<Store, ChatModel>();
+
+async function setup(tutorSpec = 'openai:mistral-small', runPrices: typeof prices = prices) {
   const store = await openStore('sqlite::memory:');
   const tutor = tutorModel();
+  tutors.set(store, tutor);
   const { run } = await runSuite({
     store, suites: samples, models: [parseModelSpec(`tutor=${tutorSpec}`), parseModelSpec('baseline:gold')], repeats: 2, seed: 7, params: {},
-    testDefinitions: BUILT_IN_TESTS, scorers, createModel: s => (s.provider === 'baseline' ? goldModel() : tutor), prices,
+    testDefinitions: BUILT_IN_TESTS, scorers, createModel: s => (s.provider === 'baseline' ? goldModel() : tutor), prices: runPrices,
     concurrency: () => 4,
   });
   return { store, runId: run.id, tutor };
@@ -59,9 +60,24 @@ function goldModel(): ChatModel {
   return { ...createMockModel(r => r.hints!.gold!), provider: 'baseline', isBaseline: true };
 }
 
-async function judgeWith(store: Store, runId: string, config: JudgingConfig, a: ChatModel, b: ChatModel, over: Partial<JudgeExplanationsOptions> = {}) {
-  await saveJudgingConfig(store, runId, config);
-  return judgeExplanations({ store, runId, config, tests: BUILT_IN_TESTS, models: new Map([['a', a], ['b', b]]), prices, ...over });
+/** Resume the run with two judges: their trials join it and run through the same engine. */
+async function judgeWith(
+  store: Store, runId: string, config: JudgingConfig, a: ChatModel, b: ChatModel,
+  over: { retryErrors?: boolean; useCache?: boolean; costCapUsd?: number; concurrency?: number } = {},
+) {
+  const judges = new Map([['a', a], ['b', b]]);
+  const { concurrency, ...rest } = over;
+  const { judging, summary } = await runSuite({
+    store, suites: [], models: [], repeats: 1, seed: 7, params: {}, testDefinitions: BUILT_IN_TESTS, scorers, prices, resumeRunId: runId,
+    judging: config, createModel: s => judges.get(s.alias) ?? (s.provider === 'baseline' ? goldModel() : tutors.get(store)!),
+    concurrency: () => concurrency ?? 4, ...rest,
+  });
+  return { ...judging!, stoppedBy: summary.stoppedBy };
+}
+
+/** Ids of the judge trials of a run (those that judge another trial), by judge alias. */
+async function judgeTrials(store: Store, runId: string, alias?: string): Promise<Set<string>> {
+  return new Set((await store.listTrials(runId)).filter(t => t.target !== undefined && (!alias || t.modelAlias === alias)).map(t => t.id));
 }
 
 const explanationScores = async (store: Store, runId: string) => (await store.listScores(runId)).filter(s => s.scorer.name === EXPLANATION_SCORER);
@@ -94,12 +110,14 @@ describe('explanations judged by two judges', () => {
     expect(asked).toContain('"book" should be "books"');
     expect(asked).toContain("Tutor's corrected sentence: The men could find these books.");
     expect(asked).toContain('Look at the agreement in');
-    // Judge calls sit in the calls table under ids derived from the judged trial and the judge.
+    // Judge calls sit in the calls table under judge trials that point at the judged trial.
     const calls = await store.listCalls(runId);
     const judged = scores.find(s => s.value === 1)!;
-    expect(calls.filter(c => c.trialId === judgeTrialId(judged.trialId, 'a'))).toHaveLength(1);
-    expect(calls.filter(c => c.trialId.startsWith('judge:'))).toHaveLength(152);
-    expect(calls.filter(c => c.trialId.startsWith('judge:') && c.cached)).toHaveLength(76);
+    const ofJudged = (await store.listTrials(runId)).filter(t => t.target === judged.trialId && t.modelAlias === 'a').map(t => t.id);
+    expect(calls.filter(c => ofJudged.includes(c.trialId))).toHaveLength(1);
+    const judgeIds = await judgeTrials(store, runId);
+    expect(calls.filter(c => judgeIds.has(c.trialId))).toHaveLength(152);
+    expect(calls.filter(c => judgeIds.has(c.trialId) && c.cached)).toHaveLength(76);
     // The score is separate from the headline and records both judges.
     expect(judged.scorer).toMatchObject({ name: 'explanation-dual-judge', version: '1', args: { judges: [{ alias: 'a', spec: 'openai:gpt-4.1', family: 'openai' }, { alias: 'b', spec: 'anthropic:claude-sonnet-4', family: 'anthropic' }] } });
     expect((await store.listScores(runId)).filter(s => s.trialId === judged.trialId).map(s => s.scorer.name).sort()).toEqual(['explanation-dual-judge', 'tutor-edit']);
@@ -176,11 +194,13 @@ describe('explanations judged by two judges', () => {
     expect(summary.counts.unscored).toBe(2);
     const scores = await explanationScores(store, runId);
     expect(scores.find(s => s.details?.status === 'unscored')!.reason).toMatch(/a: no answer fitted \{pass, reason\} after 3 tries/);
-    // b recovered on its second try: judged, with the steps recorded.
+    // b recovered on its second try: judged, with both calls stored on its judge trial.
     const trials = new Map((await store.listTrials(runId)).map(t => [t.id, t]));
     const book = scores.find(s => trials.get(s.trialId)!.itemId === 'blimp:determiner_noun_agreement_1:417:tutor_accuracy' && trials.get(s.trialId)!.modelAlias === 'tutor')!;
     expect(book.value).toBe(1);
-    expect(judgments(book).find(j => j.judge === 'b')!.steps).toBe(2);
+    expect(judgments(book).find(j => j.judge === 'b')!.verdict).toBe('pass');
+    const bTrial = [...trials.values()].find(t => t.target === book.trialId && t.modelAlias === 'b')!;
+    expect((await store.listCalls(runId, { trialIds: [bTrial.id] })).map(c => c.step)).toEqual([0, 1]);
   });
 
   it('never asks a judge again on a re-run, and rescore recomputes every score from the stored calls', async () => {
@@ -194,8 +214,8 @@ describe('explanations judged by two judges', () => {
     expect(a.calls.length + b.calls.length).toBe(n);
     // Wipe the scores' values, then rescore: no model exists here at all.
     await store.saveScores(before.map(s => ({ ...s, value: null, reason: 'wiped' })));
-    const r = await rescoreRun(store, runId, BUILT_IN_TESTS, scorers);
-    expect(r.explanations).toBe(160);
+    const r = await rescoreSuite(store, runId, BUILT_IN_TESTS, scorers);
+    expect(r.explanations?.trials).toBe(160);
     const after = await explanationScores(store, runId);
     expect(after.map(s => [s.trialId, s.value, s.reason])).toEqual(before.map(s => [s.trialId, s.value, s.reason]));
     // With the cache off, every judgment is its own call, repeats included.
@@ -212,11 +232,12 @@ describe('explanations judged by two judges', () => {
   });
 
   it('stops before a judge call could pass the cost cap, keeping the rest pending', async () => {
-    const { store, runId } = await setup();
+    // Prices are the run's, stored when it started.
+    const priced = { ...prices, models: { ...prices.models, 'openai:mistral-small': { input: 0, output: 0 }, 'openai:gpt-4.1': { input: 1000, output: 1000 }, 'anthropic:claude-sonnet-4': { input: 0, output: 0 } } };
+    const { store, runId } = await setup('openai:mistral-small', priced);
     const a = judge(pass);
     const b = judge(pass);
-    const priced = { ...prices, models: { ...prices.models, 'openai:gpt-4.1': { input: 1000, output: 1000 }, 'anthropic:claude-sonnet-4': { input: 0, output: 0 } } };
-    const summary = await judgeWith(store, runId, config(), a.wrapped, b.wrapped, { prices: priced, costCapUsd: 0.0001, concurrency: 1 });
+    const summary = await judgeWith(store, runId, config(), a.wrapped, b.wrapped, { costCapUsd: 0.0001, concurrency: 1 });
     expect(summary.stoppedBy).toBe('cost-cap');
     expect(a.calls).toHaveLength(0);
     expect(summary.counts.pending).toBe(76);

@@ -2,7 +2,7 @@ import type { Item, Score, Scorer, Trial } from '../core/index.js';
 import type { ChatResult } from '../core/index.js';
 
 /** Score one finished trial with every scorer of its test. A scorer that throws yields an unscored entry, never a 0. */
-export async function scoreTrial(trial: Trial, item: Item, results: ChatResult[], scorers: Scorer[]): Promise<Score[]> {
+export async function scoreTrial(trial: Trial, item: Item, results: ReadonlyArray<ChatResult>, scorers: ReadonlyArray<Scorer>): Promise<Score[]> {
   const outputs = results.map(r => r.text);
   const scores: Score[] = [];
   for (const scorer of scorers) {

@@ -1,4 +1,8 @@
-import { ConfigError, contentHash, sha256Hex, type ChatParams, type ModelSpec, type TestDefinition, type Trial, type VersionedItem } from '../core/index.js';
+import { deriveSeed } from '../engine/seed.js';
+import { ConfigError, contentHash, type ChatParams, type ModelSpec, type TestDefinition, type Trial, type VersionedItem } from '../core/index.js';
+
+/** Step kind of item trials. */
+export const ITEM_STEP = 'item';
 
 export interface PlanInput {
   runId: string;
@@ -10,11 +14,6 @@ export interface PlanInput {
   params: ChatParams;
   /** Whether a model can answer an item at all (default: always). Pairs it cannot are not planned. */
   applicable?: (model: ModelSpec, item: VersionedItem) => boolean;
-}
-
-/** A 32-bit seed derived from parts; the same parts give the same seed on every machine. */
-export function deriveSeed(...parts: Array<string | number>): number {
-  return Number.parseInt(sha256Hex(parts.join('\u0000')).slice(0, 8), 16) >>> 1;
 }
 
 /**
@@ -51,6 +50,7 @@ export function planTrials(input: PlanInput): Trial[] {
         trials.push({
           id, runId, index: trials.length, itemId: item.id, itemHash: hash, test: test.name,
           modelAlias: model.alias, modelSpec: model.spec, promptVersion: test.promptVersion, repeat, seed: trialSeed,
+          kind: ITEM_STEP, variant: 'default',
         });
       }
     }

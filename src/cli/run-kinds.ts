@@ -1,0 +1,53 @@
+import { ConfigError, type RunRecord, type Store } from '../core/index.js';
+import { buildReportData, onlyModel, renderReport, type ReportFormat } from '../report/index.js';
+import { renderScenarioHtml, renderScenarioReport } from '../report/scenario/index.js';
+import { scenarioReport } from '../scenarios/index.js';
+import { rescoreScenario } from '../scenarios/rescore.js';
+import { rescoreSuite } from '../suites/rescore.js';
+import { commandHint } from './hint.js';
+import { scorers, tests } from './wiring.js';
+
+/** What `paideia report` and `paideia rescore` do for one kind of run. */
+export interface RunKindCommands {
+  /** Re-derive the run's results from its stored calls; returns the line to print. */
+  rescore(store: Store, run: RunRecord, o: { scenario?: string }): Promise<string>;
+  /** The run's report as text in a format (one model's page with `model`, where the kind has pages). */
+  report(store: Store, run: RunRecord, o: { format: ReportFormat; model?: string }): Promise<string>;
+}
+
+/** Every kind of run the CLI knows, by the name stored with the run. */
+export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
+  suite: {
+    async rescore(store, run) {
+      const r = await rescoreSuite(store, run.id, tests, scorers);
+      const explained = r.explanations ? `; ${r.explanations.trials} explanation score(s) from stored judge calls` : '';
+      const stale = r.needsCall ? `; ${r.needsCall} trial(s) now ask for a call the store does not hold (their prompt changed): run them with ${commandHint(['run', '--resume', run.id], store.url)}` : '';
+      return `rescored ${r.scored} trial(s) of ${run.id}${explained}${stale}`;
+    },
+    async report(store, run, o) {
+      const all = await buildReportData(store, run.id, { tests });
+      return renderReport(o.model === undefined ? all : onlyModel(all, o.model), o.format);
+    },
+  },
+  scenario: {
+    async rescore(store, run, o) {
+      const r = await rescoreScenario(store, run.id, o.scenario ? { file: o.scenario } : {});
+      const stale = r.needsCall
+        ? `; ${r.needsCall} judgment(s) or turn(s) need new calls (the judge prompt or the dialogue changed in ${r.file}): make them with ${commandHint(['scenario', 'run', r.file], store.url)}`
+        : '';
+      return `rescored ${r.judgments} judgment(s) of ${run.id} from stored judge calls; ${r.panel.aggregated} dialogue(s) with a panel score${stale}`;
+    },
+    async report(store, run, o) {
+      if (o.model !== undefined) throw new ConfigError([{ field: '--model', message: 'model pages are for suite runs; a scenario report already has a section per model (drop --model)' }]);
+      const report = await scenarioReport(store, run.id);
+      return o.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : o.format === 'html' ? renderScenarioHtml(report) : renderScenarioReport(report);
+    },
+  },
+};
+
+/** The commands of a stored run's kind, or an error that says which kinds exist. */
+export function runKindOf(run: RunRecord): RunKindCommands {
+  const kind = RUN_KINDS[run.kind];
+  if (!kind) throw new Error(`run ${run.id} is a ${run.kind} run; report and rescore know ${Object.keys(RUN_KINDS).join(', ')} runs`);
+  return kind;
+}

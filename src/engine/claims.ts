@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { ConfigError, type Store, type WorkerIdentity } from '../core/index.js';
+
+export interface ClaimOptions {
+  /** How long a claim lasts without renewal (default 30 s); it is renewed every third of that. */
+  ttlMs?: number;
+  now?: () => number;
+  pid?: number;
+  host?: string;
+  /** Whether a process on this host is still running (default: it exists and is no zombie). */
+  isAlive?: (pid: number) => boolean;
+  /** Told once when a renewal finds the claims gone (another worker took them over). */
+  onLost?: () => void;
+}
+
+/** A worker's hold on trials of a run. */
+export interface HeldClaims {
+  readonly worker: WorkerIdentity;
+  /** Trial ids this worker holds. */
+  readonly trialIds: ReadonlySet<string>;
+  /** True once a renewal found the claims taken over: stop calling. */
+  readonly lost: boolean;
+  release(): Promise<void>;
+}
+
+/** Whether a process is running: signal 0 reaches it and, on Linux, it is not a zombie left by a kill -9. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ..."; comm may hold spaces and parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Claim the given trials for this process, so two processes never call the same trials (double
+ * cost, a cap that holds per process only). Claims of a live worker are left alone; a worker on
+ * this host whose process is gone (a kill -9) loses its claims at once, one elsewhere when they
+ * expire. When every trial is held by another live worker the run is refused with who holds it.
+ */
+export async function claimRunTrials(store: Store, runId: string, trialIds: ReadonlyArray<string>, o: ClaimOptions = {}): Promise<HeldClaims> {
+  const ttlMs = o.ttlMs ?? 30_000;
+  const now = o.now ?? Date.now;
+  const worker: WorkerIdentity = { workerId: randomUUID(), pid: o.pid ?? process.pid, host: o.host ?? hostname() };
+  const alive = o.isAlive ?? processAlive;
+  for (const h of await store.listClaimHolders(runId)) {
+    if (h.host === worker.host && !alive(h.pid)) await store.releaseClaims(runId, h.workerId);
+  }
+  const held = new Set<string>();
+  for (let i = 0; i < trialIds.length; i += 5000) {
+    for (const id of await store.claimTrials(runId, worker, trialIds.slice(i, i + 5000), now() + ttlMs)) held.add(id);
+  }
+  if (trialIds.length > 0 && held.size === 0) {
+    const other = (await store.listClaimHolders(runId)).find(h => h.workerId !== worker.workerId);
+    throw new ConfigError([{
+      field: 'run',
+      message: `run ${runId} is being run by process ${other?.pid ?? '?'} on ${other?.host ?? '?'}; wait for it to finish or stop it, then run the command again`,
+    }]);
+  }
+  let lost = false;
+  const timer = setInterval(() => {
+    void store.renewClaims(runId, worker.workerId, now() + ttlMs).then(n => {
+      if (n < held.size && !lost) {
+        lost = true;
+        o.onLost?.();
+      }
+    }, () => undefined);
+  }, Math.max(10, ttlMs / 3));
+  timer.unref();
+  return {
+    worker,
+    trialIds: held,
+    get lost() {
+      return lost;
+    },
+    async release() {
+      clearInterval(timer);
+      await store.releaseClaims(runId, worker.workerId);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { ConfigError, parseModelSpec, type Store, type TestDefinition } from '../core/index.js';
+import { executeTrials } from '../engine/execute.js';
+import { pricedCosts } from '../engine/pricing.js';
+import type { ScorerRegistry } from '../scoring/registry.js';
+import { scoreExplanations, type JudgingSummary } from './judging/aggregate.js';
+import { judgeSpecs, loadJudgingConfig } from './judging/config.js';
+import { SUITE_RUN, suiteSteps } from './run.js';
+
+export interface RescoreSummary {
+  /** Trials whose outcome was derived again from their stored calls. */
+  scored: number;
+  /** Trials whose step now asks for a call the store does not hold (a changed prompt): not rescored. */
+  needsCall: number;
+  explanations?: JudgingSummary;
+}
+
+/**
+ * Score every finished trial of a stored suite run again from its stored answers with the current
+ * scorers, and re-derive the explanation judgments from the stored judge calls: the same engine
+ * loop as the run, told to call nothing.
+ */
+export async function rescoreSuite(store: Store, runId: string, tests: ReadonlyMap<string, TestDefinition>, scorers: ScorerRegistry): Promise<RescoreSummary> {
+  const run = await store.getRun(runId);
+  if (!run) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}` }]);
+  if (run.kind !== SUITE_RUN) throw new ConfigError([{ field: 'run-id', message: `run ${runId} is a ${run.kind} run, not a suite run` }]);
+  const [trials, items, statuses] = await Promise.all([store.listTrials(runId), store.listRunItems(runId), store.listTrialStatuses(runId)]);
+  const judging = await loadJudgingConfig(store, runId);
+  const specs = [...run.config.models, ...(judging ? judgeSpecs(judging) : [])];
+  const endpoints = { ...run.config.endpoints, ...judging?.endpoints };
+  // Only what finished was scored; a pending or failed trial has nothing to score again. (Runs
+  // stored before trial statuses existed have none: every trial is replayed.)
+  const finished = statuses.size ? trials.filter(t => statuses.get(t.id) === 'done') : trials;
+  const summary = await executeTrials({
+    store, runId, trials: finished, offline: true, models: new Map(),
+    stepOf: suiteSteps({ run, items, tests, scorers, judging }),
+    identityOf: alias => ({ spec: specs.find(s => s.alias === alias)?.spec ?? alias, endpoint: endpoints[alias] }),
+    cost: pricedCosts(run.prices, specs),
+    poolOf: t => ({ name: parseModelSpec(t.modelSpec).provider, size: 64 }),
+  });
+  const explanations = judging ? await scoreExplanations(store, runId, judging) : undefined;
+  return { scored: summary.done, needsCall: summary.needsCall, ...(explanations ? { explanations } : {}) };
+}

@@ -1,0 +1,190 @@
+import { PAIDEIA_VERSION } from '../core/version.js';
+import {
+  ConfigError, contentHash, parseModelSpec, type ChatModel, type ChatParams, type ConfigIssue, type ModelSpec, type PriceTable,
+  type RunRecord, type StepKind, type Store, type TestDefinition, type Trial, type VersionedItem,
+} from '../core/index.js';
+import { executeTrials } from '../engine/execute.js';
+import type { RunEvent, RunSummary } from '../engine/events.js';
+import { pricedCosts } from '../engine/pricing.js';
+import type { ScorerRegistry } from '../scoring/registry.js';
+import { scoreExplanations, type JudgingSummary } from './judging/aggregate.js';
+import { judgeSpecs, loadJudgingConfig, saveJudgingConfig, type JudgingConfig } from './judging/config.js';
+import { EXPLANATION_JUDGE_STEP, explanationJudgeStep, planJudgeTrials } from './judging/judge-step.js';
+import { itemStep } from './item-step.js';
+import { loadItems } from './load.js';
+import { ITEM_STEP, planTrials } from './plan.js';
+
+/** Run kind of item-suite runs. */
+export const SUITE_RUN = 'suite';
+
+export interface RunSuiteOptions {
+  store: Store;
+  /** Item files or folders; ignored when resuming (the stored items are used). */
+  suites: string[];
+  models: ModelSpec[];
+  repeats: number;
+  seed: number;
+  params: ChatParams;
+  /** Only these tests. */
+  tests?: string[];
+  testDefinitions: ReadonlyMap<string, TestDefinition>;
+  scorers: ScorerRegistry;
+  /** Builds a ready (wrapped) model for a spec, judges included; the CLI wires providers and middleware here. */
+  createModel: (spec: ModelSpec) => ChatModel;
+  prices: PriceTable;
+  costCapUsd?: number;
+  useCache?: boolean;
+  retryErrors?: boolean;
+  /** Continue this stored run (its stored config and items; flags that change the plan are ignored). */
+  resumeRunId?: string;
+  /** Judge tutor_accuracy explanations with these two judges (stored with the run; a resume reuses them). */
+  judging?: JudgingConfig;
+  concurrency: (provider: string) => number;
+  signal?: AbortSignal;
+  /** Start no new call; calls in flight finish and are stored. */
+  stopSignal?: AbortSignal;
+  onEvent?: (e: RunEvent) => void;
+}
+
+export interface SuiteRunResult {
+  run: RunRecord;
+  summary: RunSummary;
+  judging?: JudgingSummary & { config: JudgingConfig };
+}
+
+/**
+ * Plan a run from item files (or reopen a stored one), then execute it: item trials, and the
+ * judge trials of tutor explanations when the run has judges. The run id is the hash of what the
+ * run is asked to do, so running the same command again resumes the same run.
+ */
+export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
+  const { run, items } = o.resumeRunId ? await reopen(o, o.resumeRunId) : await plan(o);
+  const judging = o.judging ?? (await loadJudgingConfig(o.store, run.id));
+  if (o.judging) {
+    const endpoints = Object.fromEntries(judgeSpecs(o.judging).flatMap(s => { const e = o.createModel(s).endpoint; return e ? [[s.alias, e]] : []; }));
+    await saveJudgingConfig(o.store, run.id, { ...o.judging, ...(Object.keys(endpoints).length ? { endpoints } : {}) });
+  }
+  const judges = judging ? judgeSpecs(judging) : [];
+  const specs = [...run.config.models, ...judges];
+  const clash = judges.find(j => run.config.models.some(m => m.alias === j.alias));
+  if (clash) throw new ConfigError([{ field: '--judge', message: `judge alias "${clash.alias}" is also a model's alias; name the judge otherwise` }]);
+  const models = new Map(specs.map(m => [m.alias, o.createModel(m)]));
+  const trials = planSuiteTrials({
+    run, items, tests: o.testDefinitions, judging,
+    applicable: (spec, { item }) => {
+      const needs = models.get(spec.alias)?.needsHints;
+      if (!needs?.length) return true;
+      const hints = o.testDefinitions.get(item.test)?.render(item, [])?.hints;
+      return needs.every(h => hints?.[h] !== undefined);
+    },
+  });
+  const stepOf = suiteSteps({ run, items, tests: o.testDefinitions, scorers: o.scorers, judging });
+  await o.store.saveTrials(trials);
+  await o.store.setRunStatus(run.id, 'running');
+  const endpoints = { ...run.config.endpoints, ...judging?.endpoints };
+  const summary = await executeTrials({
+    store: o.store, runId: run.id, trials, stepOf, models,
+    identityOf: alias => ({ spec: specs.find(s => s.alias === alias)!.spec, endpoint: endpoints[alias] ?? models.get(alias)?.endpoint }),
+    cost: pricedCosts(run.prices, specs), ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
+    poolOf: t => { const provider = parseModelSpec(t.modelSpec).provider; return { name: provider, size: o.concurrency(provider) }; },
+    useCache: o.useCache ?? true, retryErrors: o.retryErrors ?? false,
+    ...(o.signal ? { signal: o.signal } : {}), ...(o.stopSignal ? { stopSignal: o.stopSignal } : {}), ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+  });
+  const explained = judging ? { ...(await scoreExplanations(o.store, run.id, judging)), config: judging } : undefined;
+  const status = summary.stoppedBy || summary.pending > 0 ? 'stopped' : summary.done === 0 && summary.failed > 0 ? 'failed' : 'completed';
+  const note = summary.stoppedBy === 'cost-cap' ? `cost cap $${o.costCapUsd} reached` : summary.stoppedBy ? 'interrupted' : summary.failed ? `${summary.failed} trial(s) failed` : undefined;
+  await o.store.setRunStatus(run.id, status, note);
+  return { run: { ...run, status }, summary, ...(explained ? { judging: explained } : {}) };
+}
+
+/** The trials of a suite run: items x models x repeats, and the judges of explanations when it has them. */
+export function planSuiteTrials(a: {
+  run: RunRecord; items: VersionedItem[]; tests: ReadonlyMap<string, TestDefinition>; judging?: JudgingConfig | undefined;
+  applicable?: (model: ModelSpec, item: VersionedItem) => boolean;
+}): Trial[] {
+  const { run } = a;
+  const itemTrials = planTrials({
+    runId: run.id, items: a.items, models: run.config.models, tests: a.tests, repeats: run.config.repeats,
+    seed: run.config.seed, params: run.config.params, ...(a.applicable ? { applicable: a.applicable } : {}),
+  });
+  return a.judging ? [...itemTrials, ...planJudgeTrials(itemTrials, a.judging)] : itemTrials;
+}
+
+/** The step kinds of a suite run, from its stored record and items alone (run, resume and rescore share them). */
+export function suiteSteps(a: {
+  run: RunRecord; items: VersionedItem[]; tests: ReadonlyMap<string, TestDefinition>; scorers: ScorerRegistry; judging?: JudgingConfig | undefined;
+}): (t: Trial) => StepKind {
+  const { run } = a;
+  const used = new Set(a.items.map(v => v.item.test));
+  const byHash = new Map(a.items.map(v => [v.hash, v.item]));
+  const steps = new Map<string, StepKind>([[ITEM_STEP, itemStep({
+    items: byHash, tests: a.tests, params: run.config.params,
+    scorers: a.scorers.forTests([...a.tests.values()].filter(t => used.has(t.name))),
+  })]]);
+  if (a.judging) steps.set(EXPLANATION_JUDGE_STEP, explanationJudgeStep({ items: byHash, config: a.judging }));
+  return t => steps.get(t.kind ?? ITEM_STEP)!;
+}
+
+async function reopen(o: RunSuiteOptions, id: string): Promise<{ run: RunRecord; items: VersionedItem[] }> {
+  const run = await o.store.getRun(id);
+  if (!run) throw new ConfigError([{ field: '--resume', message: `no run "${id}" in ${o.store.url}` }]);
+  if (run.kind !== SUITE_RUN) throw new ConfigError([{ field: '--resume', message: `run ${id} is a ${run.kind} run; resume it with the command that made it (e.g. paideia scenario run)` }]);
+  const drift = run.config.models.filter(m => run.config.endpoints?.[m.alias] !== o.createModel(m).endpoint);
+  if (drift.length) {
+    throw new ConfigError(drift.map(m => ({
+      field: '--base-url',
+      message: `run ${run.id} called ${m.alias} at ${run.config.endpoints?.[m.alias] ?? '(no endpoint)'}, but this resume would call ${o.createModel(m).endpoint ?? '(no endpoint)'}; resume with the same endpoint or start a new run`,
+    })));
+  }
+  return { run, items: await o.store.listRunItems(run.id) };
+}
+
+async function plan(o: RunSuiteOptions): Promise<{ run: RunRecord; items: VersionedItem[] }> {
+  const all = loadItems(o.suites);
+  const loaded = all.filter(v => !o.tests || o.tests.includes(v.item.test));
+  if (loaded.length === 0) {
+    const present = [...new Set(all.map(v => v.item.test))].sort().join(', ');
+    throw new ConfigError([{ field: '--tests', message: `no items of test(s) ${o.tests?.join(', ')} in ${o.suites.join(', ')} (it holds: ${present})` }]);
+  }
+  checkInputs(loaded, o.testDefinitions);
+  const endpoints: Record<string, string> = {};
+  const baselines: string[] = [];
+  for (const m of o.models) {
+    const model = o.createModel(m);
+    if (model.endpoint) endpoints[m.alias] = model.endpoint;
+    if (model.isBaseline) baselines.push(m.alias);
+  }
+  // Models a baseline cannot answer (no hints for it) are not planned: "not applicable", not failed.
+  const config = {
+    suites: o.suites, itemHashes: [...new Set(loaded.map(v => v.hash))].sort(), models: o.models,
+    ...(Object.keys(endpoints).length ? { endpoints } : {}),
+    repeats: o.repeats, seed: o.seed, params: o.params, ...(o.tests ? { tests: o.tests } : {}),
+  };
+  const now = new Date().toISOString();
+  const run = await o.store.openRun({
+    id: `run-${contentHash({ ...config, suites: undefined })}`, kind: SUITE_RUN, createdAt: now, updatedAt: now, status: 'running',
+    config: { ...config, ...(baselines.length ? { baselines } : {}) }, prices: o.prices, paideiaVersion: PAIDEIA_VERSION,
+  });
+  await o.store.saveItems(loaded);
+  return { run, items: loaded };
+}
+
+/**
+ * Every item must render under its test before anything runs: an input field the prompt template
+ * needs but the item lacks is bad input (exit 2, file and line), not a crash mid-run.
+ */
+function checkInputs(items: VersionedItem[], tests: ReadonlyMap<string, TestDefinition>): void {
+  const issues: ConfigIssue[] = [];
+  for (const v of items) {
+    const test = tests.get(v.item.test);
+    if (!test) continue; // planTrials names unknown tests
+    try {
+      test.render(v.item, []);
+    } catch (e) {
+      const message = (e as Error).message;
+      const field = /\b(input(?:\.[\w-]+)*)/.exec(message)?.[1] ?? 'input';
+      issues.push({ file: v.file, line: v.line, field, message: `test ${test.name} cannot use this item: ${message.replace(/^item [^:]+: /, '')}` });
+    }
+  }
+  if (issues.length) throw new ConfigError(issues);
+}
