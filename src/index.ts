@@ -21,3 +21,7 @@ export { openStore, createSqliteStore, DEFAULT_STORE_URL } from './store/index.j
 export { ScorerRegistry, type ScorerFactory } from './scoring/registry.js';
 export { builtInScorers } from './scoring/builtins.js';
 export { buildReportData, renderHtml, renderMarkdown, writeReport, type ReportData } from './report/index.js';
+export { startRun, BUILT_IN_RUN_KINDS, type RunConfig } from './runs.js';
+export { startRunWith, type RunHandle, type StartOptions } from './engine/start.js';
+export { SuiteRunConfigSchema, type SuiteRunConfig, type SuiteRunOutcome } from './suites/run-kind.js';
+export { ScenarioRunConfigSchema, type ScenarioRunConfig, type ScenarioRunOutcome } from './scenarios/run-kind.js';

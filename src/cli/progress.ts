@@ -37,6 +37,11 @@ export function createProgress(stream: ProgressStream = process.stderr): (e: Run
       stream.write(`${tty ? '\n' : ''}stopping: ${why}; everything done so far is stored.\n`);
       return;
     }
+    if (e.type === 'planned') return;
+    if (e.type === 'warning') {
+      stream.write(`${tty ? '\n' : ''}warning: ${e.message}\n`);
+      return;
+    }
     if (e.type === 'retry') {
       if (!tty) stream.write(`retry ${e.attempt} of trial ${e.trial.id} in ${Math.round(e.delayMs)} ms: ${e.error}\n`);
       return;

@@ -1,61 +1,6 @@
-import { ConfigError, type ChatModel, type ChatResult, type ModelSpec, type Store } from '../core/index.js';
-import { createChatModel } from '../providers/index.js';
-import { rateLimitMiddleware, retryMiddleware, wrapChatModel } from '../providers/middleware/index.js';
 import { BUILT_IN_TESTS } from '../suites/tests/index.js';
 import { builtInScorers } from '../scoring/builtins.js';
 
 export const tests = BUILT_IN_TESTS;
 export const scorers = builtInScorers();
-
-export interface ModelWiring {
-  baseURL?: string;
-  apiKey?: string;
-  scriptFile?: string;
-  seed: number;
-  requestsPerMinute?: number;
-  maxAttempts: number;
-  timeoutMs?: number;
-  store: Store;
-  /** Stored endpoints of a resumed run, by alias: they win over flags and variables. */
-  endpoints?: Record<string, string>;
-}
-
-/**
- * Answers of a stored run, for `replay:<run-id>` (or `replay:<run-id>@<alias>` when the run had
- * several models): matched by item, repeat and step, never by calling a model.
- */
-async function replayIndex(store: Store, target: string): Promise<Map<string, ChatResult>> {
-  const [runId, alias] = target.split('@') as [string, string | undefined];
-  const run = await store.getRun(runId);
-  if (!run) throw new ConfigError([{ field: '--model', message: `replay: no run "${runId}" in ${store.url}` }]);
-  const aliases = run.config.models.map(m => m.alias);
-  const chosen = alias ?? aliases[0];
-  if (!chosen || !aliases.includes(chosen)) throw new ConfigError([{ field: '--model', message: `replay: run ${runId} has models ${aliases.join(', ')}; name one as replay:${runId}@<alias>` }]);
-  if (!alias && aliases.length > 1) throw new ConfigError([{ field: '--model', message: `replay: run ${runId} has several models (${aliases.join(', ')}); name one as replay:${runId}@<alias>` }]);
-  const trials = new Map((await store.listTrials(runId)).filter(t => t.modelAlias === chosen).map(t => [t.id, t]));
-  const index = new Map<string, ChatResult>();
-  for (const c of await store.listCalls(runId)) {
-    const t = trials.get(c.trialId);
-    if (t && c.status === 'ok' && c.result) index.set(`${t.itemId}\u0000${t.repeat}\u0000${c.step}`, c.result);
-  }
-  return index;
-}
-
-/** Build every model of a run, wrapped with retries (honouring Retry-After) and an optional rate limit. */
-export async function buildModels(specs: ModelSpec[], w: ModelWiring): Promise<Map<string, ChatModel>> {
-  const out = new Map<string, ChatModel>();
-  for (const spec of specs) {
-    const replay = spec.provider === 'replay' ? await replayIndex(w.store, spec.model) : undefined;
-    const base = createChatModel(spec, {
-      env: process.env, seed: w.seed,
-      ...(w.baseURL ? { baseURL: w.baseURL } : {}), ...(w.apiKey ? { apiKey: w.apiKey } : {}),
-      ...(w.endpoints?.[spec.alias] ? { endpoint: w.endpoints[spec.alias] } : {}),
-      ...(w.scriptFile ? { scriptFile: w.scriptFile } : {}), ...(w.timeoutMs ? { timeoutMs: w.timeoutMs } : {}),
-      ...(replay ? { replayLookup: async ctx => replay.get(`${ctx?.itemId}\u0000${ctx?.repeat}\u0000${ctx?.turn}`) } : {}),
-    });
-    const middleware = [retryMiddleware({ maxAttempts: w.maxAttempts })];
-    if (w.requestsPerMinute) middleware.push(rateLimitMiddleware({ requestsPerMinute: w.requestsPerMinute }));
-    out.set(spec.alias, base.isBaseline ? base : wrapChatModel(base, ...middleware));
-  }
-  return out;
-}
+export { buildModels, type ModelWiring } from '../engine/models.js';

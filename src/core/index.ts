@@ -15,6 +15,8 @@ export * from './step.js';
 export * from './judgment.js';
 export * from './blob.js';
 export * from './claim.js';
+export * from './run-event.js';
+export * from './run-kind.js';
 export * from './jsonl.js';
 export * from './version.js';
 export * from './env.js';

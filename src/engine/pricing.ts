@@ -4,10 +4,16 @@ import type { CostModel } from './call.js';
 
 /**
  * Costs from the prices stored with a run, so a resumed run is priced as it started. A model
- * with no known price costs 0 (the CLI refuses a cost cap on such a model).
+ * with no known price costs 0 and its cost is reported unknown (a cost cap on it is refused).
  */
-export function pricedCosts(prices: PriceTable, models: ReadonlyArray<Pick<ModelSpec, 'alias' | 'spec'>>): CostModel {
-  const priceOf = new Map(models.map(m => [m.alias, priceFor(prices, m.spec)]));
+export function pricedCosts(
+  prices: PriceTable, models: ReadonlyArray<Pick<ModelSpec, 'alias' | 'spec'>>, endpointOf: (alias: string) => string | undefined = () => undefined,
+): CostModel {
+  // A vendor's list price applies only at the vendor's endpoint (priceFor says when).
+  const priceOf = new Map(models.map(m => {
+    const endpoint = endpointOf(m.alias);
+    return [m.alias, priceFor(prices, m.spec, endpoint ? { endpoint } : {})];
+  }));
   return {
     costOf: (alias, usage) => {
       const p = priceOf.get(alias);

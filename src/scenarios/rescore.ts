@@ -42,7 +42,7 @@ export async function rescoreScenario(store: Store, runId: string, o: { file?: s
     store, runId, trials: [...dialogues, ...judges], offline: true, models: new Map(),
     stepOf: scenarioSteps(scenario),
     identityOf: alias => ({ spec: specs.find(s => s.alias === alias)?.spec ?? alias, endpoint: endpoints.get(alias) }),
-    cost: pricedCosts(run.prices, specs),
+    cost: pricedCosts(run.prices, specs, alias => endpoints.get(alias)),
     poolOf: () => ({ name: 'scenario', size: 64 }),
   });
   const panel = await aggregatePanels(store, runId, scenario);

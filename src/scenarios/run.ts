@@ -16,8 +16,8 @@ import type { Scenario, ScenarioModel, ScenarioVariant } from './types.js';
 export const SCENARIO_RUN = 'scenario';
 
 
-/** The engine's events, with the run id once it is known. */
-export type ScenarioEvent = RunEvent | { type: 'planned'; runId: string; dialogues: number; judgments: number };
+/** The engine's events; a scenario's `planned` also says how many dialogues and judgments it holds. */
+export type ScenarioEvent = Exclude<RunEvent, { type: 'planned' }> | (Extract<RunEvent, { type: 'planned' }> & { dialogues: number; judgments: number });
 
 export interface RunScenarioOptions {
   scenario: Scenario;
@@ -139,21 +139,22 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
     tasks: scenario.tasks, warnings: scenario.warnings,
   })));
   await store.setRunStatus(runId, 'running');
-  o.onEvent?.({ type: 'planned', runId, dialogues: dialogues.length, judgments: judges.length });
+  o.onEvent?.({ type: 'planned', runId, kind: SCENARIO_RUN, trials: trials.length, dialogues: dialogues.length, judgments: judges.length });
 
   const steps = scenarioSteps(scenario);
   let judgedNow = 0;
   const summary = await executeTrials({
     store, runId, trials, stepOf: steps, models,
     identityOf: alias => ({ spec: specs.find(s => s.alias === alias)!.spec, endpoint: models.get(alias)?.endpoint }),
-    cost: pricedCosts(prices, specs), ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
+    cost: pricedCosts(prices, specs, alias => models.get(alias)?.endpoint), ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
     // Dialogues and judges share the scenario's concurrency, as one pool.
     poolOf: () => ({ name: 'scenario', size: scenario.globals.concurrency }),
     retryErrors: o.retryErrors ?? false,
     ...(o.signal ? { signal: o.signal } : {}), ...(o.stopSignal ? { stopSignal: o.stopSignal } : {}),
     onEvent: e => {
       if (e.type === 'trial' && e.status === 'done' && e.trial.kind === SCENARIO_JUDGE_STEP) judgedNow++;
-      o.onEvent?.(e);
+      // The engine never plans: `planned` came from here, with the scenario's counts.
+      if (e.type !== 'planned') o.onEvent?.(e);
     },
   });
   const statuses = await store.listTrialStatuses(runId);

@@ -81,11 +81,12 @@ export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
   const stepOf = suiteSteps({ run, items, tests: o.testDefinitions, scorers: o.scorers, judging });
   await o.store.saveTrials(trials);
   await o.store.setRunStatus(run.id, 'running');
+  o.onEvent?.({ type: 'planned', runId: run.id, kind: SUITE_RUN, trials: trials.length });
   const endpoints = { ...run.config.endpoints, ...judging?.endpoints };
   const summary = await executeTrials({
     store: o.store, runId: run.id, trials, stepOf, models,
     identityOf: alias => ({ spec: specs.find(s => s.alias === alias)!.spec, endpoint: endpoints[alias] ?? models.get(alias)?.endpoint }),
-    cost: pricedCosts(run.prices, specs), ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
+    cost: pricedCosts(run.prices, specs, alias => endpoints[alias] ?? models.get(alias)?.endpoint), ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
     poolOf: t => { const provider = parseModelSpec(t.modelSpec).provider; return { name: provider, size: o.concurrency(provider) }; },
     useCache: o.useCache ?? true, retryErrors: o.retryErrors ?? false,
     ...(o.signal ? { signal: o.signal } : {}), ...(o.stopSignal ? { stopSignal: o.stopSignal } : {}), ...(o.onEvent ? { onEvent: o.onEvent } : {}),

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError, parseModelSpec, type ChatParams } from '../../core/index.js';
-import { runSuite } from '../../suites/run.js';
-import { loadPriceTable, priceFor } from '../../providers/pricing.js';
+import { startRun } from '../../runs.js';
+import type { SuiteRunConfig, SuiteRunOutcome } from '../../suites/run-kind.js';
 import { writeReport } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -9,9 +9,7 @@ import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
 import { commandHint } from '../hint.js';
 import { createProgress } from '../progress.js';
 import { printTerminalSummary } from '../terminal-summary.js';
-import { warnOffVendorPrices } from '../price-warnings.js';
-import { judgeSpecs, judgingConfig, loadJudgingConfig } from '../../suites/judging/index.js';
-import { buildModels, scorers, tests } from '../wiring.js';
+import { tests } from '../wiring.js';
 
 export interface RunFlags {
   model?: string[];
@@ -96,87 +94,59 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
   const rpm = numberFlag('--rpm', f.rpm, positiveInt, 'a whole number >= 1');
   const maxAttempts = numberFlag('--max-attempts', f.maxAttempts, positiveInt, 'a whole number >= 1')!;
   const timeoutMs = numberFlag('--timeout', f.timeout, positiveInt, 'milliseconds >= 1');
-  const judgeFlags = f.judge ?? [];
-  if (!judgeFlags.length && f.judgeFamily?.length) throw new ConfigError([{ field: '--judge-family', message: 'only means something with two --judge flags' }]);
-  const flagJudging = judgeFlags.length ? judgingConfig(judgeFlags, f.judgeFamily ?? [], specs) : undefined;
-  const prices = loadPriceTable(f.prices);
   const store = await openStore(f.store);
-  const controller = new AbortController();
   // First Ctrl-C: start nothing new, let the calls in flight finish and be stored (they are paid
   // for). A second one, or SIGTERM, aborts them; either way everything stored is resumable.
-  const drain = new AbortController();
-  const onSigint = () => {
-    if (drain.signal.aborted) return controller.abort();
-    drain.abort();
-    process.stderr.write('\nfinishing the calls in flight; press Ctrl-C again to abort them\n');
-    process.once('SIGINT', onSigint);
+  const config: SuiteRunConfig = {
+    kind: 'suite', suites, models: f.model ?? [], repeats, seed, ...(listFlag(f.tests) ? { tests: listFlag(f.tests)! } : {}),
+    ...(params.temperature !== undefined ? { temperature: params.temperature } : {}), ...(params.maxTokens !== undefined ? { maxTokens: params.maxTokens } : {}),
+    ...(costCapUsd !== undefined ? { costCapUsd } : {}), ...(f.prices ? { prices: f.prices } : {}), useCache: f.cache, retryErrors: f.retryErrors ?? false,
+    ...(f.resume ? { resume: f.resume } : {}), concurrency, ...(rpm ? { requestsPerMinute: rpm } : {}), maxAttempts, ...(timeoutMs ? { timeoutMs } : {}),
+    ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}), ...(f.script ? { script: f.script } : {}),
+    ...(f.judge?.length ? { judges: f.judge } : {}), ...(f.judgeFamily?.length ? { judgeFamilies: f.judgeFamily } : {}),
+    ...(f.judgeBaseUrl ? { judgeBaseUrl: f.judgeBaseUrl } : {}),
   };
-  const onSigterm = () => controller.abort();
+  const handle = startRun(config, { store });
+  handle.on(createProgress());
+  const onSigint = () => {
+    process.stderr.write('\nfinishing the calls in flight; press Ctrl-C again to abort them\n');
+    handle.stop();
+    process.once('SIGINT', () => handle.abort());
+  };
+  const onSigterm = () => handle.abort();
   process.once('SIGINT', onSigint);
   process.once('SIGTERM', onSigterm);
   try {
-    const stored = f.resume ? await store.getRun(f.resume) : undefined;
-    // A cap cannot hold for a model whose price is unknown: refuse rather than under-count.
-    const unpriced = [...(stored?.config.models ?? specs), ...(flagJudging ? judgeSpecs(flagJudging) : [])].filter(m => !priceFor(stored?.prices ?? prices, m.spec)).map(m => m.spec);
-    if (unpriced.length && costCapUsd !== undefined) {
-      throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${(stored?.prices ?? prices).source}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
-    }
-    if (unpriced.length) process.stderr.write(`warning: no price for ${unpriced.join(', ')}; their cost is counted as $0 (give --prices FILE)\n`);
-    if (stored && f.baseUrl && Object.values(stored.config.endpoints ?? {}).some(e => e !== f.baseUrl!.replace(/\/+$/, ''))) {
-      process.stderr.write(`warning: --base-url is ignored on resume; run ${stored.id} goes back to its stored endpoints (${Object.entries(stored.config.endpoints ?? {}).map(([a, e]) => `${a} at ${e}`).join(', ')})\n`);
-    }
-    const models = await buildModels(stored?.config.models ?? specs, {
-      ...(stored?.config.endpoints ? { endpoints: stored.config.endpoints } : {}),
-      store, seed, maxAttempts, ...(f.baseUrl ? { baseURL: f.baseUrl } : {}), ...(f.script ? { scriptFile: f.script } : {}),
-      ...(rpm ? { requestsPerMinute: rpm } : {}), ...(timeoutMs ? { timeoutMs } : {}),
-    });
-    warnOffVendorPrices(stored?.config.models ?? specs, models, stored?.prices ?? prices);
-    // Judges are models of the run too: their calls go through the same engine, cache and cap.
-    const judging = flagJudging ?? (stored ? await loadJudgingConfig(store, stored.id) : undefined);
-    if (judging) {
-      const judges = await buildModels(judgeSpecs(judging), {
-        store, seed, maxAttempts: judging.maxAttempts, ...(f.judgeBaseUrl ?? f.baseUrl ? { baseURL: (f.judgeBaseUrl ?? f.baseUrl)! } : {}),
-        ...(rpm ? { requestsPerMinute: rpm } : {}), ...(timeoutMs ? { timeoutMs } : {}),
-        ...(!flagJudging && judging.endpoints ? { endpoints: judging.endpoints } : {}),
-      });
-      for (const [alias, m] of judges) models.set(alias, m);
-    }
-    const { run, summary, judging: judged } = await runSuite({
-      store, suites, models: specs, repeats, seed, params,
-      ...(listFlag(f.tests) ? { tests: listFlag(f.tests)! } : {}), testDefinitions: tests, scorers,
-      createModel: spec => models.get(spec.alias)!, prices, ...(costCapUsd !== undefined ? { costCapUsd } : {}),
-      useCache: f.cache, retryErrors: f.retryErrors ?? false, ...(f.resume ? { resumeRunId: f.resume } : {}),
-      ...(flagJudging ? { judging: flagJudging } : {}),
-      concurrency: provider => (provider === 'baseline' || provider === 'replay' ? Math.max(concurrency, 16) : concurrency),
-      signal: controller.signal, stopSignal: drain.signal, onEvent: createProgress(),
-    });
-    process.stderr.write(`run ${run.id}: ${summary.done} done, ${summary.failed} failed, ${summary.pending} pending; spent $${summary.spentUsd.toFixed(4)} (store ${store.url})\n`);
+    const outcome = await handle.done as SuiteRunOutcome;
+    const runId = outcome.runId;
+    process.stderr.write(`run ${runId}: ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending; spent $${outcome.spentUsd.toFixed(4)} (store ${store.url})\n`);
+    const judged = outcome.explanations;
     if (judged) {
       const c = judged.counts;
-      process.stderr.write(`explanations (judges ${judged.config.judges.map(j => j.alias).join(', ')}): ${c.judged} judged (${judged.passed} passed), ${c['not-applicable']} not applicable, ${c['no-explanation']} without explanation, ${c.unscored} unscored, ${c.pending} pending\n`);
-      if (c.unscored) process.stderr.write(`${c.unscored} explanation(s) unscored (judge failures, not counted as wrong); ask again with: ${commandHint(['run', '--resume', run.id, '--retry-errors'], store.url)}\n`);
+      process.stderr.write(`explanations (judges ${judged.judges.join(', ')}): ${c.judged} judged (${judged.passed} passed), ${c['not-applicable']} not applicable, ${c['no-explanation']} without explanation, ${c.unscored} unscored, ${c.pending} pending\n`);
+      if (c.unscored) process.stderr.write(`${c.unscored} explanation(s) unscored (judge failures, not counted as wrong); ask again with: ${commandHint(['run', '--resume', runId, '--retry-errors'], store.url)}\n`);
     }
-    await printTerminalSummary(store, run.id);
+    await printTerminalSummary(store, runId);
     if (f.report) {
-      await writeReport(store, run.id, { format: 'html', out: f.report, tests });
+      await writeReport(store, runId, { format: 'html', out: f.report, tests });
       process.stderr.write(`report: ${f.report}\n`);
     }
-    if (summary.stoppedBy === 'claim-lost') {
-      process.stderr.write(`stopped: another process took run ${run.id} over while this one was paused; everything stored is kept\n`);
-      return { runId: run.id, exitCode: EXIT_CODES.stopped };
+    if (outcome.stoppedBy === 'claim-lost') {
+      process.stderr.write(`stopped: another process took run ${runId} over while this one was paused; everything stored is kept\n`);
+      return { runId, exitCode: EXIT_CODES.stopped };
     }
-    if (summary.stoppedBy || summary.pending > 0) {
-      const capped = summary.stoppedBy === 'cost-cap';
+    if (outcome.stoppedBy || outcome.pending > 0) {
+      const capped = outcome.stoppedBy === 'cost-cap';
       // A pasted hint must run as printed: a concrete higher cap, not a placeholder the shell misreads.
       const cap = capped && costCapUsd !== undefined ? ['--cost-cap', String(Math.max(costCapUsd * 2, 1))] : [];
-      process.stderr.write(`resume with: ${commandHint(['run', '--resume', run.id, ...cap], store.url)}\n`);
-      return { runId: run.id, exitCode: EXIT_CODES.stopped };
+      process.stderr.write(`resume with: ${commandHint(['run', '--resume', runId, ...cap], store.url)}\n`);
+      return { runId, exitCode: EXIT_CODES.stopped };
     }
-    if (summary.failed > 0) {
-      process.stderr.write(`${summary.failed} trial(s) failed (provider errors, not scored as wrong); retry them with: ${commandHint(['run', '--resume', run.id, '--retry-errors'], store.url)}\n`);
-      return { runId: run.id, exitCode: EXIT_CODES.trialsFailed };
+    if (outcome.failed > 0) {
+      process.stderr.write(`${outcome.failed} trial(s) failed (provider errors, not scored as wrong); retry them with: ${commandHint(['run', '--resume', runId, '--retry-errors'], store.url)}\n`);
+      return { runId, exitCode: EXIT_CODES.trialsFailed };
     }
-    return { runId: run.id, exitCode: EXIT_CODES.ok };
+    return { runId, exitCode: EXIT_CODES.ok };
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigterm);

@@ -1,0 +1,105 @@
+import { ConfigError, type Env, type RunEvent, type RunKind, type RunOutcome, type Store } from '../core/index.js';
+
+/** A started run: its event stream, its end, and the two ways to stop it. */
+export interface RunHandle {
+  /**
+   * A new reader of the stream: the run's `planned` and `start` events if they are past, then
+   * every event from now on (buffered for this reader until it takes them).
+   */
+  events(): AsyncIterableIterator<RunEvent>;
+  /** Subscribe a listener (the CLI's progress bar); returns the unsubscribe. */
+  on(listener: (event: RunEvent) => void): () => void;
+  /** The run id, once the run is planned. */
+  readonly runId: Promise<string>;
+  /** The run's outcome (rejects with the error that stopped it, e.g. a ConfigError). */
+  readonly done: Promise<RunOutcome>;
+  /** Start no new call; calls in flight finish and are stored. */
+  stop(): void;
+  /** Abort calls in flight too (they stay pending for a resume). */
+  abort(): void;
+}
+
+export interface StartOptions {
+  store: Store;
+  /** Aborting it aborts the run (calls in flight included). */
+  signal?: AbortSignal;
+  env?: Env;
+}
+
+/**
+ * The library's way to run anything: a config of any registered kind (checked by its zod schema,
+ * every problem reported at once), run by that kind over one store, with one typed event stream
+ * that the CLI and the web app both consume.
+ */
+export function startRunWith(kinds: ReadonlyArray<RunKind>, config: unknown, o: StartOptions): RunHandle {
+  const kindName = (config as { kind?: unknown } | null)?.kind;
+  const kind = kinds.find(k => k.name === kindName);
+  const abort = new AbortController();
+  const drain = new AbortController();
+  if (o.signal) {
+    if (o.signal.aborted) abort.abort();
+    else o.signal.addEventListener('abort', () => abort.abort(), { once: true });
+  }
+  // Only the opening events are kept for late readers: a long run's trial events are not held.
+  const opening: RunEvent[] = [];
+  const listeners = new Set<(e: RunEvent) => void>();
+  let settled = false;
+  const wakers = new Set<() => void>();
+  let resolveId!: (id: string) => void;
+  let rejectId!: (e: unknown) => void;
+  const runId = new Promise<string>((resolve, reject) => { resolveId = resolve; rejectId = reject; });
+  runId.catch(() => undefined);
+  const emit = (e: RunEvent) => {
+    if (e.type === 'planned' || e.type === 'start') opening.push(e);
+    if (e.type === 'planned') resolveId(e.runId);
+    for (const l of listeners) l(e);
+    for (const w of [...wakers]) w();
+  };
+  const done = (async () => {
+    // Start on the next turn, so listeners attached right after startRun hear every event.
+    await Promise.resolve();
+    if (!kind) {
+      throw new ConfigError([{ field: 'kind', message: `unknown run kind ${JSON.stringify(kindName)}; expected one of ${kinds.map(k => k.name).join(', ')}` }]);
+    }
+    const parsed = kind.configSchema.safeParse(config);
+    if (!parsed.success) {
+      throw new ConfigError(parsed.error.issues.map(i => ({ field: i.path.map(String).join('.') || '(config)', message: i.message })));
+    }
+    return kind.start(parsed.data, {
+      store: o.store, signal: abort.signal, stopSignal: drain.signal, onEvent: emit, ...(o.env ? { env: o.env } : {}),
+    });
+  })().finally(() => {
+    settled = true;
+    for (const w of [...wakers]) w();
+  });
+  done.then(r => resolveId(r.runId), e => rejectId(e));
+  const on = (listener: (e: RunEvent) => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
+  return {
+    runId,
+    done,
+    stop: () => drain.abort(),
+    abort: () => abort.abort(),
+    on,
+    events() {
+      const queue: RunEvent[] = [...opening];
+      const unsubscribe = on(e => queue.push(e));
+      const iterator: AsyncIterableIterator<RunEvent> = {
+        [Symbol.asyncIterator]: () => iterator,
+        async next() {
+          while (queue.length === 0 && !settled) await new Promise<void>(resolve => wakers.add(function wake() { wakers.delete(wake); resolve(); }));
+          if (queue.length) return { value: queue.shift()!, done: false };
+          unsubscribe();
+          return { value: undefined, done: true };
+        },
+        async return() {
+          unsubscribe();
+          return { value: undefined, done: true };
+        },
+      };
+      return iterator;
+    },
+  };
+}

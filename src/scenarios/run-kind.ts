@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { ConfigError, parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
+import { loadPriceTable, priceFor } from '../providers/pricing.js';
+import { loadScenario } from './load.js';
+import { SCENARIO_RUN, runScenario, type ScenarioRunSummary } from './run.js';
+
+/** A scenario run as a library user, the CLI or the web app describes it. */
+export const ScenarioRunConfigSchema = z.strictObject({
+  kind: z.literal(SCENARIO_RUN),
+  /** The scenario file (ELMES YAML with Paideia's extensions). */
+  file: z.string().min(1),
+  /** `alias=provider:model` overrides of the file's models; an alias given twice sweeps it. */
+  models: z.array(z.string().min(1)).default([]),
+  /** Dialogues per task; default the file's `globals.repeats`. */
+  repeats: z.number().int().min(1).max(1000).optional(),
+  judge: z.boolean().default(true),
+  retryErrors: z.boolean().default(false),
+  costCapUsd: z.number().min(0).optional(),
+  /** A price table file; default the shipped one. */
+  prices: z.string().min(1).optional(),
+  /** Script for `baseline:script` overrides. */
+  script: z.string().min(1).optional(),
+});
+
+export type ScenarioRunConfig = z.input<typeof ScenarioRunConfigSchema>;
+
+/** A scenario run's outcome: the engine's counts and the dialogue and judgment counts. */
+export interface ScenarioRunOutcome extends RunOutcome {
+  scenario: ScenarioRunSummary;
+}
+
+export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchema>, ctx: RunContext): Promise<ScenarioRunOutcome> {
+  const scenario = loadScenario(c.file, {
+    models: c.models.map(m => parseModelSpec(m, { field: 'models' })), ...(ctx.env ? { env: ctx.env } : {}), ...(c.script ? { scriptFile: c.script } : {}),
+  });
+  for (const message of scenario.warnings) ctx.onEvent({ type: 'warning', message });
+  const prices = loadPriceTable(c.prices);
+  // A cap cannot hold for a model whose price is unknown: refuse rather than under-count.
+  const unpriced = [...new Set(scenario.variants.flatMap(v => [...v.models.values()].map(m => m.spec.spec)))].filter(spec => !priceFor(prices, spec));
+  if (c.costCapUsd !== undefined && unpriced.length) {
+    throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${prices.source}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
+  }
+  const { run, summary } = await runScenario({
+    scenario, store: ctx.store, ...(c.repeats ? { repeats: c.repeats } : {}), judge: c.judge, retryErrors: c.retryErrors, prices,
+    ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}), ...(ctx.env ? { env: ctx.env } : {}),
+    ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.stopSignal ? { stopSignal: ctx.stopSignal } : {}),
+    onEvent: e => ctx.onEvent(e.type === 'planned' ? { type: 'planned', runId: e.runId, kind: e.kind, trials: e.trials } : e),
+  });
+  const failed = summary.failed + (summary.judging?.failed ?? 0);
+  return {
+    runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.ended + summary.capped, failed,
+    pending: summary.pending + (summary.judging?.pending ?? 0), spentUsd: summary.spentUsd,
+    ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}), scenario: summary,
+  };
+}
+
+/** Teaching scenarios as a kind of run. */
+export const scenarioRunKind: RunKind<z.output<typeof ScenarioRunConfigSchema>> = {
+  specVersion: 'paideia.run-kind.v1',
+  name: SCENARIO_RUN,
+  configSchema: ScenarioRunConfigSchema,
+  start: startScenarioRun,
+};

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { ConfigError, parseModelSpec, type ChatParams, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
+import { buildModels } from '../engine/models.js';
+import { loadPriceTable, priceFor, unpricedReason } from '../providers/pricing.js';
+import { builtInScorers } from '../scoring/builtins.js';
+import { judgeSpecs, judgingConfig, loadJudgingConfig } from './judging/config.js';
+import type { JudgingSummary } from './judging/aggregate.js';
+import { SUITE_RUN, runSuite } from './run.js';
+import { BUILT_IN_TESTS } from './tests/index.js';
+
+/** A suite run as a library user, the CLI or the web app describes it. */
+export const SuiteRunConfigSchema = z.strictObject({
+  kind: z.literal(SUITE_RUN),
+  /** Item files or suite folders. */
+  suites: z.array(z.string().min(1)).default([]),
+  /** Model specs, `alias=provider:model` allowed. */
+  models: z.array(z.string().min(1)).default([]),
+  repeats: z.number().int().min(1).max(1000).default(3),
+  seed: z.number().int().min(0).default(20261129),
+  tests: z.array(z.string().min(1)).min(1).optional(),
+  temperature: z.number().min(0).optional(),
+  maxTokens: z.number().int().min(1).optional(),
+  costCapUsd: z.number().min(0).optional(),
+  /** A price table file (Paideia's format or OpenRouter's models list); default the shipped one. */
+  prices: z.string().min(1).optional(),
+  useCache: z.boolean().default(true),
+  retryErrors: z.boolean().default(false),
+  /** Continue this stored run as it was planned. */
+  resume: z.string().min(1).optional(),
+  concurrency: z.number().int().min(1).default(8),
+  requestsPerMinute: z.number().int().min(1).optional(),
+  maxAttempts: z.number().int().min(1).default(5),
+  timeoutMs: z.number().int().min(1).optional(),
+  baseUrl: z.string().min(1).optional(),
+  script: z.string().min(1).optional(),
+  /** Two explanation judges of different families (`alias=provider:model`). */
+  judges: z.array(z.string().min(1)).optional(),
+  judgeFamilies: z.array(z.string().min(1)).optional(),
+  judgeBaseUrl: z.string().min(1).optional(),
+});
+
+export type SuiteRunConfig = z.input<typeof SuiteRunConfigSchema>;
+
+/** A suite run's outcome: the engine's counts and, with judges, the explanation counts. */
+export interface SuiteRunOutcome extends RunOutcome {
+  explanations?: JudgingSummary & { judges: string[] };
+}
+
+/**
+ * Start (or resume) a suite run from its config: prices, models and judges built, every check
+ * that would make a run fail later made first (a cost cap on an unpriced model is refused), then
+ * items x models x repeats and their judges through the engine.
+ */
+export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>, ctx: RunContext): Promise<SuiteRunOutcome> {
+  const c = input;
+  const { store } = ctx;
+  const warn = (message: string) => ctx.onEvent({ type: 'warning', message });
+  const specs = c.models.map(m => parseModelSpec(m, { field: 'models' }));
+  if (!c.resume && specs.length === 0) throw new ConfigError([{ field: '--model', message: 'name at least one model, e.g. --model baseline:gold --model openai:gpt-4.1-mini' }]);
+  if (!c.resume && c.suites.length === 0) throw new ConfigError([{ field: 'suites', message: 'name at least one item file or folder, e.g. data/samples/irish' }]);
+  const dup = specs.map(s => s.alias).find((a, i, all) => all.indexOf(a) !== i);
+  if (dup) throw new ConfigError([{ field: '--model', message: `model alias "${dup}" is used twice; give one an alias: name=${dup}` }]);
+  if (!c.judges?.length && c.judgeFamilies?.length) throw new ConfigError([{ field: '--judge-family', message: 'only means something with two --judge flags' }]);
+  const flagJudging = c.judges?.length ? judgingConfig(c.judges, c.judgeFamilies ?? [], specs) : undefined;
+  const params: ChatParams = {
+    ...(c.temperature !== undefined ? { temperature: c.temperature } : {}), ...(c.maxTokens !== undefined ? { maxTokens: c.maxTokens } : {}),
+  };
+  const prices = loadPriceTable(c.prices);
+  const stored = c.resume ? await store.getRun(c.resume) : undefined;
+  const table = stored?.prices ?? prices;
+  // A cap cannot hold for a model whose price is unknown: refuse rather than under-count.
+  const unpriced = [...(stored?.config.models ?? specs), ...(flagJudging ? judgeSpecs(flagJudging) : [])].filter(m => !priceFor(table, m.spec)).map(m => m.spec);
+  if (unpriced.length && c.costCapUsd !== undefined) {
+    throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${table.source}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
+  }
+  if (unpriced.length) warn(`no price for ${unpriced.join(', ')}; their cost is counted as $0 (give --prices FILE)`);
+  if (stored && c.baseUrl && Object.values(stored.config.endpoints ?? {}).some(e => e !== c.baseUrl!.replace(/\/+$/, ''))) {
+    warn(`--base-url is ignored on resume; run ${stored.id} goes back to its stored endpoints (${Object.entries(stored.config.endpoints ?? {}).map(([a, e]) => `${a} at ${e}`).join(', ')})`);
+  }
+  const env = ctx.env;
+  const models = await buildModels(stored?.config.models ?? specs, {
+    ...(stored?.config.endpoints ? { endpoints: stored.config.endpoints } : {}), ...(env ? { env } : {}),
+    store, seed: c.seed, maxAttempts: c.maxAttempts, ...(c.baseUrl ? { baseURL: c.baseUrl } : {}), ...(c.script ? { scriptFile: c.script } : {}),
+    ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+  });
+  for (const spec of stored?.config.models ?? specs) {
+    const endpoint = models.get(spec.alias)?.endpoint;
+    if (!endpoint || !priceFor(table, spec)) continue;
+    const why = unpricedReason(table, spec, { endpoint });
+    if (why) warn(`${why}; its cost is reported as unknown`);
+  }
+  // Judges are models of the run too: their calls go through the same engine, cache and cap.
+  const judging = flagJudging ?? (stored ? await loadJudgingConfig(store, stored.id) : undefined);
+  if (judging) {
+    const judges = await buildModels(judgeSpecs(judging), {
+      store, seed: c.seed, maxAttempts: judging.maxAttempts, ...(env ? { env } : {}),
+      ...(c.judgeBaseUrl ?? c.baseUrl ? { baseURL: (c.judgeBaseUrl ?? c.baseUrl)! } : {}),
+      ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+      ...(!flagJudging && judging.endpoints ? { endpoints: judging.endpoints } : {}),
+    });
+    for (const [alias, m] of judges) models.set(alias, m);
+  }
+  const { run, summary, judging: judged } = await runSuite({
+    store, suites: c.suites, models: specs, repeats: c.repeats, seed: c.seed, params, ...(c.tests ? { tests: c.tests } : {}),
+    testDefinitions: BUILT_IN_TESTS, scorers: builtInScorers(), createModel: spec => models.get(spec.alias)!, prices,
+    ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}), useCache: c.useCache, retryErrors: c.retryErrors,
+    ...(c.resume ? { resumeRunId: c.resume } : {}), ...(flagJudging ? { judging: flagJudging } : {}),
+    concurrency: provider => (provider === 'baseline' || provider === 'replay' ? Math.max(c.concurrency, 16) : c.concurrency),
+    ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.stopSignal ? { stopSignal: ctx.stopSignal } : {}), onEvent: ctx.onEvent,
+  });
+  return {
+    runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.done, failed: summary.failed, pending: summary.pending,
+    spentUsd: summary.spentUsd, ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}),
+    ...(judged ? { explanations: { ...judged, judges: judged.config.judges.map(j => j.alias) } } : {}),
+  };
+}
+
+/** Item suites as a kind of run. */
+export const suiteRunKind: RunKind<z.output<typeof SuiteRunConfigSchema>> = {
+  specVersion: 'paideia.run-kind.v1',
+  name: SUITE_RUN,
+  configSchema: SuiteRunConfigSchema as unknown as z.ZodType<z.output<typeof SuiteRunConfigSchema>>,
+  start: startSuiteRun,
+};
