@@ -1,26 +1,16 @@
-import { compareModels, type ComparedModel } from '../stats/inference/compare-models.js';
+import { compareModels, type ComparedModel, type ModelComparison } from '../stats/inference/compare-models.js';
 import type { ItemResult } from './aggregate.js';
 
-/** A paired comparison of two models on one test, over the items both answered. */
-export interface Comparison {
+/**
+ * A paired comparison of two models on one test, over the items both answered (units are items,
+ * the interval 95%; see ModelComparison for n, difference, low, high, pOneSided, intervalsOverlap).
+ */
+export interface Comparison extends Omit<ModelComparison, 'bothIntervals'> {
   test: string;
   /** The language the comparison is restricted to, when the test's items span several (one row per language); null: all items. */
   language: string | null;
-  a: string;
-  b: string;
   /** `models`: two models under test; `vs-copy`: a model against the copy baseline (the "no change" floor). */
   kind: 'models' | 'vs-copy';
-  /** Items both models have a score for. */
-  n: number;
-  /** Mean of (a - b) over those items, in [−1, 1]. */
-  difference: number | null;
-  /** 95% paired bootstrap interval of the difference (null with fewer than 2 items). */
-  low: number | null;
-  high: number | null;
-  /** One-sided bootstrap p-value for "a beats b". */
-  pOneSided: number | null;
-  /** Whether the two models' own 95% intervals on this test overlap (true when either has none). */
-  intervalsOverlap: boolean;
   /** Plain words for the reader when the table cannot rank the two; null when the intervals are apart. */
   warning: string | null;
 }

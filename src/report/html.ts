@@ -1,6 +1,6 @@
 import type { Cell, GroupCell, ReportData, ReportRow } from './data.js';
 import { escapeHtml as e } from '../core/escape.js';
-import { REPORT_CSP } from './csp.js';
+import { pageHead } from './page.js';
 import { dollars as usd, fixed, points as pct, signedPoints as signed } from './format.js';
 
 const UNKNOWN = '<span class="warn" title="no price for this model in the run\'s price table">unknown</span>';
@@ -120,10 +120,7 @@ export function renderHtml(d: ReportData): string {
   }).join('');
   const scorers = d.tests.map(t => `<li><b>${e(t.name)}</b>: ${e(t.description)} Scorer: ${t.scorer ? `${e(t.scorer.name)} v${e(t.scorer.version)} ${e(JSON.stringify(t.scorer.args))}` : '–'}</li>`).join('');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Paideia report ${e(d.runId)}</title>
+${pageHead(`Paideia report ${e(d.runId)}`)}
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#1d2330}
 table{border-collapse:collapse;margin:.5rem 0 1rem}th,td{border:1px solid #d5d9e0;padding:.3rem .5rem;vertical-align:top;text-align:left}

@@ -1,7 +1,7 @@
 import { escapeHtml as e } from '../../core/escape.js';
 import type { Estimate } from '../../scenarios/analysis/estimate.js';
 import type { ScenarioReport } from '../../scenarios/report.js';
-import { REPORT_CSP } from '../csp.js';
+import { pageHead } from '../page.js';
 import { dimensionLabel, fmtEstimate, num } from './markdown.js';
 import { radarSvg } from './radar.js';
 
@@ -85,10 +85,7 @@ export function renderScenarioHtml(r: ScenarioReport): string {
     );
   }
   return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Scenario ${e(r.scenario)} - Paideia</title><style>${STYLE}</style></head>
+${pageHead(`Scenario ${e(r.scenario)} - Paideia`)}<style>${STYLE}</style></head>
 <body>${body.join('\n')}</body></html>
 `;
 }

@@ -1,18 +1,14 @@
 import { escapeHtml } from '../../core/escape.js';
 import type { Estimate } from '../../scenarios/analysis/estimate.js';
-import type { ScenarioReport } from '../../scenarios/report.js';
-import { REPORT_CSP } from '../csp.js';
+import type { ScenarioModelReport, ScenarioReport } from '../../scenarios/report.js';
+import { pageHead } from '../page.js';
 import { cellText } from '../markdown-cell.js';
 import { fmtEstimate } from './markdown.js';
 
 /** One row of the cross-scenario overview: a model's weighted score and dimension means in one run. */
-export interface OverviewRow {
+export interface OverviewRow extends Pick<ScenarioModelReport, 'model' | 'isBaseline' | 'score' | 'dimensions'> {
   scenario: string;
   runId: string;
-  model: string;
-  isBaseline: boolean;
-  score: Estimate;
-  dimensions: Record<string, Estimate>;
 }
 
 /** Several runs (typically one per scenario) side by side: per scenario, per model, per dimension. */
@@ -56,9 +52,7 @@ export function renderOverviewHtml(o: ScenarioOverview, each: (r: ScenarioReport
   // Each run's report is a whole page; its body goes below the overview.
   const bodies = o.reports.map(r => /<body[^>]*>([\s\S]*)<\/body>/i.exec(each(r))?.[1] ?? '').map(b => `<section>${b}</section>`).join('<hr>');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
-<title>Scenario overview</title>
+${pageHead('Scenario overview')}
 <style>body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem}table{border-collapse:collapse}th,td{border:1px solid #d5d9e0;padding:.3rem .5rem;text-align:left}th{background:#f3f5f8}</style>
 </head><body>
 <h1>Scenario overview</h1>

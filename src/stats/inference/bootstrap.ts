@@ -26,6 +26,9 @@ export interface BootstrapOptions {
   keepDistribution?: boolean;
 }
 
+/** A reproducible interval: resamples and seed are given (and recorded by reports), the level may be. */
+export type SeededIntervalOptions = Required<Pick<BootstrapOptions, 'resamples' | 'seed'>> & Pick<BootstrapOptions, 'level'>;
+
 export interface BootstrapResult {
   /** The statistic on the original data. */
   estimate: number;

@@ -1,4 +1,4 @@
-import { pairedBootstrap } from './bootstrap.js';
+import { pairedBootstrap, type SeededIntervalOptions } from './bootstrap.js';
 
 /** One system of a comparison: its score per unit (item, task) and its own interval, if it has one. */
 export interface ComparedModel {
@@ -31,12 +31,8 @@ export interface ModelComparison {
   intervalsOverlap: boolean;
 }
 
-export interface CompareModelsOptions {
-  resamples: number;
-  seed: number;
-  /** Two-sided level of the paired interval (default 0.95). */
-  level?: number;
-}
+/** Resamples, seed and (default 0.95) level of the paired interval. */
+export type CompareModelsOptions = SeededIntervalOptions;
 
 /**
  * Paired comparisons of the given pairs of systems: units are matched by id (in sorted id order, so

@@ -2,7 +2,7 @@ export { StatsInputError, type NumericArray } from './errors.js';
 export {
   bootstrapCI, pairedBootstrap, quantileSorted,
   type BootstrapMethod, type BootstrapOptions, type BootstrapResult, type PairedBootstrapResult,
-  type PairedStatistic, type SampleStatistic,
+  type PairedStatistic, type SampleStatistic, type SeededIntervalOptions,
 } from './bootstrap.js';
 export { compareModels, type CompareModelsOptions, type ComparedModel, type ModelComparison } from './compare-models.js';
 export { meanInterval, type MeanInterval, type MeanIntervalOptions } from './mean-interval.js';

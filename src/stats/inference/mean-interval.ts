@@ -1,4 +1,4 @@
-import { bootstrapCI } from './bootstrap.js';
+import { bootstrapCI, type SeededIntervalOptions } from './bootstrap.js';
 
 /** A mean with its n and two-sided percentile-bootstrap interval; null bounds when n < 2. */
 export interface MeanInterval {
@@ -12,13 +12,8 @@ export interface MeanInterval {
   high: number | null;
 }
 
-/** Options of {@link meanInterval}: both are recorded in reports so a reader can reproduce them. */
-export interface MeanIntervalOptions {
-  resamples: number;
-  seed: number;
-  /** Two-sided confidence level (default 0.95). */
-  level?: number;
-}
+/** Options of {@link meanInterval}: resamples and seed are recorded in reports so a reader can reproduce them. */
+export type MeanIntervalOptions = SeededIntervalOptions;
 
 /**
  * The mean of per-unit values (items of a suite, tasks of a scenario) with a seeded percentile

@@ -2,12 +2,8 @@ import { editDiff, type Token } from '../../metrics/edit-diff.js';
 import { TUTOR_EDIT_NORMALIZE } from '../../scoring/tutor-edit/index.js';
 import type { BlimpRecord } from '../sources/blimp.js';
 
-/** One side of a span difference: the differing text and where it sits in its sentence. */
-export interface Side {
-  text: string;
-  start: number;
-  end: number;
-}
+/** One side of a span difference: the differing text and where it sits in its sentence (as a token does). */
+export type Side = Token;
 
 /** The pair differs in exactly one contiguous run of tokens. */
 export interface SpanDiff {
