@@ -9,6 +9,7 @@ import { registerSuites } from './commands/suites.js';
 import { registerModels } from './commands/models.js';
 import { registerRescore } from './commands/rescore.js';
 import { registerScenario } from './commands/scenario.js';
+import { registerValidity } from './commands/validity.js';
 import { EXIT_CODES as EXIT } from './exit-codes.js';
 
 
@@ -26,6 +27,7 @@ registerRuns(program);
 registerSuites(program);
 registerModels(program);
 registerScenario(program);
+registerValidity(program);
 
 try {
   await program.parseAsync(process.argv);
