@@ -66,4 +66,17 @@ describe('paideia validity analyze (end to end on CSV files)', () => {
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('--format');
   }, 120_000);
+
+  it('validity mrbench: per-dimension agreement of a judge with tutor-response annotations', async () => {
+    const cwd = workspace();
+    const doc = (mi: string[]) => JSON.stringify([0, 1].map(d => ({ conversation_id: `c${d}`, tutor_responses: Object.fromEntries(['A', 'B'].map((t, k) => [t, { response: 'r', annotation: { Mistake_Identification: mi[2 * d + k] } }])) })));
+    writeFileSync(join(cwd, 'gold.json'), doc(['Yes', 'No', 'No', 'Yes']));
+    writeFileSync(join(cwd, 'judge.json'), doc(['Yes', 'No', 'Yes', 'Yes']));
+    const res = await runCli(['validity', 'mrbench', '--annotations', 'gold.json', '--judge', 'judge.json', '--format', 'json'], { cwd });
+    expect(res.code).toBe(0);
+    const [mi] = JSON.parse(res.stdout).dimensions;
+    // No: p 1, r 1/2, F1 2/3; Yes: p 2/3, r 1, F1 0.8.
+    expect(mi).toMatchObject({ dimension: 'Mistake_Identification', n: 4, accuracy: 0.75 });
+    expect(mi.macroF1).toBeCloseTo((2 / 3 + 0.8) / 2, 12);
+  }, 120_000);
 });

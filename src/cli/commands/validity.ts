@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
 import { renderValidity, type ValidityFormat } from '../../report/validity/index.js';
-import { analyze, readAnalysisFiles } from '../../validity/index.js';
+import { analyze, dimensionAgreement, readAnalysisFiles, readTutorAnnotations } from '../../validity/index.js';
 
 interface AnalyzeFlags {
   ratings: string; experts: string; scales: string; outcomes?: string; observations?: string; raterWeights?: string;
@@ -35,12 +35,36 @@ export function registerValidity(program: Command): void {
         ...(f.outcomes ? { outcomes: f.outcomes } : {}), ...(f.observations ? { observations: f.observations } : {}),
         ...(f.raterWeights ? { raterWeights: f.raterWeights } : {}),
       });
-      const text = renderValidity(analyze(table, { resamples, seed, shareResamples }), f.format as ValidityFormat);
-      if (!f.out) { process.stdout.write(text); return; }
-      mkdirSync(dirname(f.out), { recursive: true });
-      writeFileSync(f.out, text);
-      process.stdout.write(`${f.out}\n`);
+      emit(renderValidity(analyze(table, { resamples, seed, shareResamples }), f.format as ValidityFormat), f.out);
     });
+  validity.command('mrbench')
+    .description("a judge's labels against MRBench / BEA 2025 tutor-response annotations: per-dimension accuracy, macro-F1 and kappa")
+    .requiredOption('--annotations <file>', 'human annotations (MRBench or BEA 2025 JSON)')
+    .requiredOption('--judge <file>', "the judge's labels in the same JSON shape")
+    .option('--format <format>', 'json or md', 'md')
+    .option('-o, --out <file>', 'write here instead of standard output')
+    .action((f: { annotations: string; judge: string; format: string; out?: string }) => {
+      if (!['json', 'md'].includes(f.format)) throw new ConfigError([{ field: '--format', message: `expected json or md, got "${f.format}"` }]);
+      const rows = dimensionAgreement(readTutorAnnotations(readText(f.annotations), f.annotations), readTutorAnnotations(readText(f.judge), f.judge));
+      const md = ['| dimension | n | accuracy | macro-F1 | lenient macro-F1 | kappa |', '|---|---|---|---|---|---|',
+        ...rows.map(r => `| ${r.dimension} | ${r.n} | ${r.accuracy.toFixed(3)} | ${r.macroF1.toFixed(3)} | ${r.lenientMacroF1 === null ? '–' : r.lenientMacroF1.toFixed(3)} | ${Number.isNaN(r.kappa) ? '–' : r.kappa.toFixed(3)} |`)].join('\n');
+      emit(f.format === 'json' ? `${JSON.stringify({ dimensions: rows }, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n` : `${md}\n`, f.out);
+    });
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError([{ file: path, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path` }]);
+  }
+}
+
+function emit(text: string, out: string | undefined): void {
+  if (!out) { process.stdout.write(text); return; }
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, text);
+  process.stdout.write(`${out}\n`);
 }
 
 function integerFlag(name: string, raw: string, min: number): number {
