@@ -15,3 +15,4 @@ export { decomposeDense } from './analyses/shares.js';
 export { TARGET_RELIABILITY, type DStudyReport, type DStudyCell } from './analyses/d-study.js';
 export { readTutorAnnotations, DIMENSIONS as MRBENCH_DIMENSIONS, type TutorResponseLabels, type Dimension as MrbenchDimension } from './mrbench/format.js';
 export { dimensionAgreement, type DimensionAgreement } from './mrbench/agreement.js';
+export { ratingsFromAnswers, type RatingAnswer } from './from-answers.js';
