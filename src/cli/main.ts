@@ -11,6 +11,7 @@ import { registerRescore } from './commands/rescore.js';
 import { registerScenario } from './commands/scenario.js';
 import { registerUnits } from './commands/units.js';
 import { registerDeck } from './commands/deck.js';
+import { registerValidity } from './commands/validity.js';
 import { EXIT_CODES as EXIT } from './exit-codes.js';
 import { endQuietlyOnClosedPipes } from './closed-pipe.js';
 
@@ -32,6 +33,7 @@ registerModels(program);
 registerScenario(program);
 registerUnits(program);
 registerDeck(program);
+registerValidity(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -13,6 +13,8 @@ export interface AnalyzeOptions {
   resamples?: number;
   /** Seed of every resampling (default 20260301); each analysis derives its own from it. */
   seed?: number;
+  /** Resamples of observations for the variance-share intervals (default 1000; each refits REML). */
+  shareResamples?: number;
 }
 
 /** The report of `paideia validity analyze` (public JSON keys: design.md, "Judge validity"). */
@@ -42,7 +44,7 @@ export function analyze(table: AnalysisTable, options: AnalyzeOptions = {}): Val
   for (const item of p.items) if (!p.expertMean.has(item)) notes.push(`Item "${item}" has no expert ratings: no alignment with experts and no error decomposition on it.`);
   const unscored = table.ratings.filter(r => r.score === null).length;
   if (unscored) notes.push(`${unscored} rating(s) are unscored and left out (never counted as a low score); see unscored per row.`);
-  const decomp = decomposition(p, o);
+  const decomp = decomposition(p, { seed: o.seed, resamples: options.shareResamples ?? 1000 });
   if (decomp.design.reason) notes.push(`Error decomposition not computed: ${decomp.design.reason}.`);
   else if (!decomp.design.fullyCrossed) {
     notes.push(`The ratings are not fully crossed: ${decomp.design.missingCells} of ${decomp.design.cellsExpected} observation x item x rater x prompt cells are missing, so ${decomp.design.droppedObservations.length} observation(s) were left out of the decomposition (listed under decomposition.design).`);

@@ -13,3 +13,6 @@ export type { ErrorDecomposition, DesignReport } from './analyses/decomposition.
 export type { Decomposition, ComponentShare } from './analyses/shares.js';
 export { decomposeDense } from './analyses/shares.js';
 export { TARGET_RELIABILITY, type DStudyReport, type DStudyCell } from './analyses/d-study.js';
+export { readTutorAnnotations, DIMENSIONS as MRBENCH_DIMENSIONS, type TutorResponseLabels, type Dimension as MrbenchDimension } from './mrbench/format.js';
+export { dimensionAgreement, type DimensionAgreement } from './mrbench/agreement.js';
+export { ratingsFromAnswers, type RatingAnswer } from './from-answers.js';

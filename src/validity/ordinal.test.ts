@@ -51,7 +51,7 @@ describe('parseOrdinal: bare answers', () => {
 
 describe('parseOrdinal: never guesses', () => {
   it('off the scale, between levels, or on another scale is unscored with the reason', () => {
-    expect(value('Rating: 9')).toBe('unscored: the rating label is not followed by a rating: rating 9 is outside the scale 1-7');
+    expect(value('Rating: 9')).toBe('unscored: rating 9 is outside the scale 1-7');
     expect(value('0')).toBe('unscored: rating 0 is outside the scale 1-7');
     expect(value('3.5')).toBe('unscored: 3.5 is not a level of the scale 1-7');
     expect(value('4/5')).toBe('unscored: "4/5" is on a scale to 5, not to 7');

@@ -35,6 +35,8 @@ export function parseOrdinal(text: string, scale: OrdinalScale): OrdinalParse {
     const last = values[values.length - 1]!;
     if ('value' in last) return { scored: true, value: last.value, via: 'label' };
     if (distinct.length === 1) return { scored: true, value: distinct[0]!, via: 'label' };
+    // A rating that is there but invalid (off the scale) is reported as such.
+    if (last.final) return { scored: false, reason: last.reason };
     return { scored: false, reason: `the rating label is not followed by a rating: ${last.reason}` };
   }
   const whole = readRating(text, scale, false);

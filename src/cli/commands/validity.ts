@@ -1,0 +1,74 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Command } from 'commander';
+import { ConfigError } from '../../core/index.js';
+import { renderValidity, type ValidityFormat } from '../../report/validity/index.js';
+import { analyze, dimensionAgreement, readAnalysisFiles, readTutorAnnotations } from '../../validity/index.js';
+
+interface AnalyzeFlags {
+  ratings: string; experts: string; scales: string; outcomes?: string; observations?: string; raterWeights?: string;
+  resamples: string; shareResamples: string; seed: string; format: string; out?: string;
+}
+
+export function registerValidity(program: Command): void {
+  const validity = program.command('validity').description('judge validity: do ratings agree with experts and with the outcome that matters?');
+  validity.command('analyze')
+    .description('alignment, baselines, dependence, ensembles, robustness, error decomposition and D-study over imported CSV files')
+    .requiredOption('--ratings <file>', 'observation,item,rater,prompt,score[,repeat] (an empty score is unscored)')
+    .requiredOption('--experts <file>', 'observation,item,expert,score')
+    .requiredOption('--scales <file>', 'item,min,max')
+    .option('--outcomes <file>', 'unit,outcome (numeric extra columns become baselines)')
+    .option('--observations <file>', 'observation,unit (numeric extra columns become baselines); without it each observation is its own unit')
+    .option('--rater-weights <file>', 'rater,weight: expertise weights for the weighted ensemble')
+    .option('--resamples <n>', 'bootstrap and permutation resamples', '2000')
+    .option('--share-resamples <n>', 'resamples of observations for the variance-share intervals (REML refit each)', '1000')
+    .option('--seed <n>', 'seed of every resampling', '20260301')
+    .option('--format <format>', 'json, md or html', 'md')
+    .option('-o, --out <file>', 'write here instead of standard output')
+    .action((f: AnalyzeFlags) => {
+      if (!['json', 'md', 'html'].includes(f.format)) throw new ConfigError([{ field: '--format', message: `expected json, md or html, got "${f.format}"` }]);
+      const resamples = integerFlag('--resamples', f.resamples, 100);
+      const shareResamples = integerFlag('--share-resamples', f.shareResamples, 100);
+      const seed = integerFlag('--seed', f.seed, 0);
+      const table = readAnalysisFiles({
+        ratings: f.ratings, experts: f.experts, scales: f.scales,
+        ...(f.outcomes ? { outcomes: f.outcomes } : {}), ...(f.observations ? { observations: f.observations } : {}),
+        ...(f.raterWeights ? { raterWeights: f.raterWeights } : {}),
+      });
+      emit(renderValidity(analyze(table, { resamples, seed, shareResamples }), f.format as ValidityFormat), f.out);
+    });
+  validity.command('mrbench')
+    .description("a judge's labels against MRBench / BEA 2025 tutor-response annotations: per-dimension accuracy, macro-F1 and kappa")
+    .requiredOption('--annotations <file>', 'human annotations (MRBench or BEA 2025 JSON)')
+    .requiredOption('--judge <file>', "the judge's labels in the same JSON shape")
+    .option('--format <format>', 'json or md', 'md')
+    .option('-o, --out <file>', 'write here instead of standard output')
+    .action((f: { annotations: string; judge: string; format: string; out?: string }) => {
+      if (!['json', 'md'].includes(f.format)) throw new ConfigError([{ field: '--format', message: `expected json or md, got "${f.format}"` }]);
+      const rows = dimensionAgreement(readTutorAnnotations(readText(f.annotations), f.annotations), readTutorAnnotations(readText(f.judge), f.judge));
+      const md = ['| dimension | n | accuracy | macro-F1 | lenient macro-F1 | kappa |', '|---|---|---|---|---|---|',
+        ...rows.map(r => `| ${r.dimension} | ${r.n} | ${r.accuracy.toFixed(3)} | ${r.macroF1.toFixed(3)} | ${r.lenientMacroF1 === null ? '–' : r.lenientMacroF1.toFixed(3)} | ${Number.isNaN(r.kappa) ? '–' : r.kappa.toFixed(3)} |`)].join('\n');
+      emit(f.format === 'json' ? `${JSON.stringify({ dimensions: rows }, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n` : `${md}\n`, f.out);
+    });
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError([{ file: path, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path` }]);
+  }
+}
+
+function emit(text: string, out: string | undefined): void {
+  if (!out) { process.stdout.write(text); return; }
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, text);
+  process.stdout.write(`${out}\n`);
+}
+
+function integerFlag(name: string, raw: string, min: number): number {
+  const v = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(v) || v < min) throw new ConfigError([{ field: name, message: `expected a whole number >= ${min}, got "${raw}"` }]);
+  return v;
+}
