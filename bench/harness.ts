@@ -9,7 +9,7 @@ export interface BenchFigure {
   ours: number;
   /** The reference value (measured here side by side when possible, else the documented figure). */
   reference: number;
-  unit: 's' | 'MB' | 'req/s';
+  unit: 's' | 'MB' | 'req/s' | 'slides/s';
   /** Where the reference comes from, e.g. "scipy 1.17 kendalltau, measured now" or "issue #3 figure". */
   referenceLabel: string;
   /** The target in words, e.g. ">= 10x faster". */
@@ -35,8 +35,9 @@ export async function medianSeconds(fn: () => unknown | Promise<unknown>, runs =
 }
 
 export function formatFigure(f: BenchFigure): string {
-  const ratio = f.unit === 'req/s' ? f.ours / f.reference : f.reference / f.ours;
-  const word = f.unit === 'req/s' ? 'of reference' : 'x faster/smaller than reference';
+  const isRate = f.unit.endsWith('/s');
+  const ratio = isRate ? f.ours / f.reference : f.reference / f.ours;
+  const word = isRate ? 'of reference' : 'x faster/smaller than reference';
   return [
     `${f.met ? 'MET ' : 'MISS'} ${f.name}`,
     `  ours ${fmt(f.ours)} ${f.unit} | reference ${fmt(f.reference)} ${f.unit} (${f.referenceLabel})`,

@@ -2,18 +2,22 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
-import { launchBrowser, measureDeck, renderSlides, sanitiseDeck, type SanitisationEntry } from '../../learning/decks/index.js';
+import type { SanitisationEntry } from '../../learning/decks/index.js';
 import { buildOutline, findUnit, loadUnits } from '../../learning/units/index.js';
 import { packageRoot } from '../package-root.js';
 
-function readDeck(file: string): { html: string; removed: SanitisationEntry[] } {
+// jsdom, DOMPurify and playwright are loaded only when a deck command runs: every other verb starts
+// without paying for them.
+const decks = () => import('../../learning/decks/index.js');
+
+async function readDeck(file: string): Promise<{ html: string; removed: SanitisationEntry[] }> {
   let raw: string;
   try {
     raw = readFileSync(file, 'utf8');
   } catch {
     throw new ConfigError([{ file, message: 'cannot read the deck; pass an HTML file with one <section class="slide"> per slide' }]);
   }
-  const deck = sanitiseDeck(raw);
+  const deck = (await decks()).sanitiseDeck(raw);
   if (!deck.ok) throw new ConfigError([{ file, message: `not a deck (${deck.reason}): ${deck.message}` }]);
   return { html: deck.html, removed: deck.report };
 }
@@ -27,8 +31,9 @@ export function registerDeck(program: Command, out: (t: string) => void = t => p
     .argument('<deck>', 'HTML deck')
     .requiredOption('--out <dir>', 'folder for slide-01.png, slide-02.png, ...')
     .action(async (file: string, f: { out: string }) => {
-      const { html, removed } = readDeck(file);
+      const { html, removed } = await readDeck(file);
       for (const e of removed) err(`${file}: ${describeRemoval(e)}\n`);
+      const { launchBrowser, renderSlides } = await decks();
       const browser = await launchBrowser();
       try {
         const pngs = await renderSlides(browser, html, basename(file));
@@ -48,7 +53,8 @@ export function registerDeck(program: Command, out: (t: string) => void = t => p
     .action(async (file: string, f: { unit?: string; units?: string[]; format: string }) => {
       if (f.format !== 'json') throw new ConfigError([{ field: '--format', message: `expected json, got "${f.format}"` }]);
       const outline = f.unit ? buildOutline(findUnit(loadUnits(f.units ?? [join(packageRoot(), 'data', 'units')]), f.unit).unit) : undefined;
-      const { html, removed } = readDeck(file);
+      const { html, removed } = await readDeck(file);
+      const { launchBrowser, measureDeck } = await decks();
       const browser = await launchBrowser();
       try {
         const metrics = await measureDeck(browser, html, outline);

@@ -1,5 +1,5 @@
 import type { Decomposition, ValidityReport } from '../../validity/index.js';
-import { escapeHtml as e } from '../escape.js';
+import { escapeHtml as e } from '../../core/escape.js';
 import { designText } from './markdown.js';
 import { num, pValue, share, tauText } from './format.js';
 import { dStudyPlot, tauPlot } from './svg.js';

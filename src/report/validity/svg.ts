@@ -1,5 +1,5 @@
 import type { DStudyReport, ValidityReport } from '../../validity/index.js';
-import { escapeHtml as e } from '../escape.js';
+import { escapeHtml as e } from '../../core/escape.js';
 
 const W = 420;
 const H = 320;
