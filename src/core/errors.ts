@@ -107,8 +107,11 @@ export type StoreFault = 'full' | 'read-only' | 'corrupt' | 'io';
  * message (which says what to do), the run id when there is one, and exits 4.
  */
 export class StoreError extends PaideiaError {
-  constructor(readonly fault: StoreFault, message: string, options?: { cause?: unknown }) {
+  /** The run being written when the store failed, when there was one: the one to resume. */
+  runId: string | undefined;
+  constructor(readonly fault: StoreFault, message: string, options?: { cause?: unknown; runId?: string }) {
     super(message, options);
     this.name = 'StoreError';
+    this.runId = options?.runId;
   }
 }

@@ -13,7 +13,7 @@ export function registerReport(program: Command): void {
     .option('--store <url>', 'store URL', DEFAULT_STORE_URL)
     .action(async (runId: string, f: { format: string; out?: string; store: string }) => {
       if (!['html', 'md', 'json'].includes(f.format)) throw new ConfigError([{ field: '--format', message: `expected html, md or json, got "${f.format}"` }]);
-      const store = await openStore(f.store, { mustExist: true });
+      const store = await openStore(f.store, { mustExist: true, readOnly: true });
       try {
         if (!(await store.getRun(runId))) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with: paideia runs` }]);
         const out = f.out ?? `.paideia/reports/${runId}.${f.format}`;

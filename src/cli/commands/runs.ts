@@ -6,7 +6,7 @@ export function registerRuns(program: Command): void {
     .description('list stored runs')
     .option('--store <url>', 'store URL', DEFAULT_STORE_URL)
     .action(async (f: { store: string }) => {
-      const store = await openStore(f.store, { mustExist: true });
+      const store = await openStore(f.store, { mustExist: true, readOnly: true });
       try {
         for (const r of await store.listRuns()) {
           const models = r.config.models.map(m => m.alias).join(',');

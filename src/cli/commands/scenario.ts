@@ -111,7 +111,7 @@ export async function scenarioReportCommand(runIds: string | string[], f: { stor
   return guarded(io, async () => {
     if (f.format !== 'json' && f.format !== 'md' && f.format !== 'html') throw new ConfigError([{ field: '--format', message: `expected json, md or html, got "${f.format}"` }]);
     const ids = Array.isArray(runIds) ? runIds : [runIds];
-    const store = await openStore(f.store, { mustExist: true });
+    const store = await openStore(f.store, { mustExist: true, readOnly: true });
     try {
       const reports = [];
       for (const id of ids) reports.push(await scenarioReport(store, id));
