@@ -1,3 +1,4 @@
+import { stripControl } from '../core/index.js';
 import type { Cell, ReportData, ReportRow } from './data.js';
 
 const pct = (x: number | null) => (x === null ? '–' : (x * 100).toFixed(1));
@@ -10,7 +11,8 @@ const pct = (x: number | null) => (x === null ? '–' : (x * 100).toFixed(1));
  * stays readable), `|` too, `<` becomes `&lt;`, and line breaks become spaces.
  */
 export function cellText(s: string): string {
-  return s
+  // Control characters first: an ANSI escape in a model's answer would rewrite a terminal showing the file.
+  return stripControl(s)
     .replace(/\\/g, '\\\\')
     .replace(/[[\]()!`*|]/g, c => `\\${c}`)
     .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')

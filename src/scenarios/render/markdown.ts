@@ -1,3 +1,4 @@
+import { stripControl } from '../../core/text-safety.js';
 import type { Estimate } from '../analysis/estimate.js';
 import type { ScenarioReport } from '../report.js';
 
@@ -6,7 +7,7 @@ import type { ScenarioReport } from '../report.js';
  * HTML, which Markdown renderers would render.
  */
 export function mdCell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return stripControl(text).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 export const num = (x: number | null | undefined, digits = 3): string => (x === null || x === undefined ? 'n/a' : x.toFixed(digits));
