@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { PaideiaError, ConfigError, PAIDEIA_VERSION } from '../core/index.js';
+import { PaideiaError, ConfigError, PAIDEIA_VERSION, StoreError, stripControl } from '../core/index.js';
 import { registerDemo } from './commands/demo.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
@@ -41,11 +41,16 @@ try {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : EXIT.badInput;
   } else if (error instanceof ConfigError) {
-    // Setup errors print without a stack: the message says what to fix and where.
-    process.stderr.write(`error: ${error.message}\n`);
+    // Setup errors print without a stack: the message says what to fix and where. Messages quote
+    // files and servers, so escape sequences in them are defused before they reach a terminal.
+    process.stderr.write(`error: ${stripControl(error.message)}\n`);
     process.exitCode = EXIT.badInput;
+  } else if (error instanceof StoreError) {
+    process.stderr.write(`error: ${stripControl(error.message)}\n`);
+    if (error.runId) process.stderr.write(`run ${error.runId} keeps everything stored before the failure; once the store is fixed, resume it with the same command (paideia run --resume ${error.runId}, or paideia scenario run <file> --resume)\n`);
+    process.exitCode = EXIT.storeFailed;
   } else if (PaideiaError.isInstance(error)) {
-    process.stderr.write(`error: ${error.message}\n`);
+    process.stderr.write(`error: ${stripControl(error.message)}\n`);
     process.exitCode = 1;
   } else {
     process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);

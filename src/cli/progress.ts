@@ -1,3 +1,4 @@
+import { stripControl } from '../core/index.js';
 import type { RunEvent } from '../engine/events.js';
 
 /**
@@ -43,7 +44,7 @@ export function createProgress(stream: ProgressStream = process.stderr): (e: Run
       return;
     }
     if (e.type === 'retry') {
-      if (!tty) stream.write(`retry ${e.attempt} of trial ${e.trial.id} in ${Math.round(e.delayMs)} ms: ${e.error}\n`);
+      if (!tty) stream.write(`retry ${e.attempt} of trial ${e.trial.id} in ${Math.round(e.delayMs)} ms: ${stripControl(e.error)}\n`);
       return;
     }
     if (e.status === 'done') done++;

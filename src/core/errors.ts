@@ -1,3 +1,5 @@
+import { quoteValue } from './text-safety.js';
+
 const marker = Symbol.for('paideia.error');
 
 /**
@@ -27,8 +29,22 @@ export function formatLocation(loc: SourceLocation): string {
   const parts: string[] = [];
   if (loc.file) parts.push(loc.line ? `${loc.file}:${loc.line}` : loc.file);
   else if (loc.line) parts.push(`line ${loc.line}`);
-  if (loc.field) parts.push(`field "${loc.field}"`);
+  // A field path holds keys from the file, which may be of any length.
+  if (loc.field) parts.push(`field ${quoteValue(loc.field, 200)}`);
   return parts.join(', ');
+}
+
+/** A quoted part of a message longer than this is a value from a file or a server, cut by shortenQuoted. */
+const LONG_QUOTED = /"([^"\n]{120,})"/g;
+const MAX_MESSAGE_CHARS = 4000;
+
+/**
+ * A message with every long quoted value cut to a prefix that says its length, so a 760 KB value
+ * in a file is named in an error, not echoed. Messages quote values as "..." by convention.
+ */
+export function shortenQuoted(message: string): string {
+  const out = message.replace(LONG_QUOTED, (_whole, inner: string) => quoteValue(inner));
+  return out.length <= MAX_MESSAGE_CHARS ? out : `${quoteValue(out, MAX_MESSAGE_CHARS).slice(1, -1)}`;
 }
 
 /** One problem found in user input. A ConfigError carries every problem found, not just the first. */
@@ -40,7 +56,7 @@ export interface ConfigIssue extends SourceLocation {
 export class ConfigError extends PaideiaError {
   readonly issues: ConfigIssue[];
   constructor(issues: ConfigIssue[] | string, options?: { cause?: unknown }) {
-    const list = typeof issues === 'string' ? [{ message: issues }] : issues;
+    const list = (typeof issues === 'string' ? [{ message: issues }] : issues).map(i => ({ ...i, message: shortenQuoted(i.message) }));
     super(list.map(i => (formatLocation(i) ? `${formatLocation(i)}: ${i.message}` : i.message)).join('\n'), options);
     this.name = 'ConfigError';
     this.issues = list;
@@ -107,9 +123,12 @@ export type StoreFault = 'full' | 'read-only' | 'corrupt' | 'io';
  * message (which says what to do), the run id when there is one, and exits 4.
  */
 export class StoreError extends PaideiaError {
-  constructor(readonly fault: StoreFault, message: string, options?: { cause?: unknown }) {
+  /** The run being written when the store failed, when there was one: the one to resume. */
+  runId: string | undefined;
+  constructor(readonly fault: StoreFault, message: string, options?: { cause?: unknown; runId?: string }) {
     super(message, options);
     this.name = 'StoreError';
+    this.runId = options?.runId;
   }
 }
 

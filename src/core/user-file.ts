@@ -28,7 +28,7 @@ function openRegular(file: string, what: string): { fd: number } | { problem: st
     fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { problem: code === 'ENOENT' ? `cannot read the ${what}: no such file` : `cannot read the ${what} (${code ?? (error as Error).message})` };
+    return { problem: `cannot read the ${what}: ${code === 'ENOENT' ? 'ENOENT, no such file' : code ?? (error as Error).message}` };
   }
   const stat = fstatSync(fd);
   if (stat.isFile()) return { fd };

@@ -1,3 +1,5 @@
+import { stripControl } from '../core/text-safety.js';
+
 /**
  * Text for a Markdown table cell, in every report (suite and scenario). Model, judge, server and
  * file text can hold Markdown: a link `[x](javascript:…)`, an image `![i](http://evil/x.png)`,
@@ -7,7 +9,8 @@
  * become entities, and line breaks become spaces.
  */
 export function cellText(s: string): string {
-  return s
+  // Control characters first: an ANSI escape in a model's answer would rewrite a terminal showing the file.
+  return stripControl(s)
     .replace(/\\/g, '\\\\')
     .replace(/[[\]()!`*|]/g, c => `\\${c}`)
     .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')

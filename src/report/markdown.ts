@@ -1,3 +1,4 @@
+import { stripControl } from '../core/index.js';
 import type { Cell, ReportData, ReportRow } from './data.js';
 import { fixed as num, points as pct, signedPoints as signed } from './format.js';
 import { cellText } from './markdown-cell.js';

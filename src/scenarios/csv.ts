@@ -75,12 +75,32 @@ export function parseCsv(text: string): CsvRecord[] {
   return records;
 }
 
+/** Leading characters that make a spreadsheet read a cell as a formula (`=HYPERLINK(...)`, `@SUM`, `-2+3`). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 /**
- * RFC 4180 CSV that parseCsv reads back unchanged: a field is quoted when it holds a comma, a
- * quote, a line break or leading/trailing space (spreadsheets trim those), quotes doubled; CRLF
- * between records, as the RFC and spreadsheet programs expect.
+ * A cell a spreadsheet will show as text: one that would start a formula gets a leading `'`
+ * (the OWASP advice), which spreadsheets hide and restoreCell removes on import.
+ */
+export function neutraliseCell(f: string): string {
+  return FORMULA_START.test(f) ? `'${f}` : f;
+}
+
+/** The cell as written before neutraliseCell. */
+export function restoreCell(f: string): string {
+  return f.startsWith("'") && FORMULA_START.test(f.slice(1)) ? f.slice(1) : f;
+}
+
+/**
+ * RFC 4180 CSV: a field is quoted when it holds a comma, a quote, a line break or leading/trailing
+ * space (spreadsheets trim those), quotes doubled; CRLF between records, as the RFC and
+ * spreadsheet programs expect. Every cell, headers included, is neutralised (neutraliseCell), so
+ * parseCsv plus restoreCell reads it back unchanged.
  */
 export function formatCsv(records: ReadonlyArray<ReadonlyArray<string>>): string {
-  const cell = (f: string) => (/[",\r\n]|^\s|\s$/.test(f) ? `"${f.replace(/"/g, '""')}"` : f);
+  const cell = (raw: string) => {
+    const f = neutraliseCell(raw);
+    return /[",\r\n]|^\s|\s$/.test(f) ? `"${f.replace(/"/g, '""')}"` : f;
+  };
   return records.map(r => r.map(cell).join(',')).join('\r\n') + '\r\n';
 }

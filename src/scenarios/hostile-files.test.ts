@@ -64,6 +64,14 @@ describe('scenario text that would exhaust memory or the stack', () => {
     expect(issues).toEqual([{ file: '/tmp/bomb.yaml', line: LOOP_SCENARIO.split('\n').length + 1, message: expect.stringMatching(/YAML aliases expand too much/) }]);
   });
 
+  it('names a 760 KB unknown key with a short prefix, at once (no quadratic "did you mean")', () => {
+    const key = 'k'.repeat(760_000);
+    const started = Date.now();
+    const [issue] = issuesOf(() => parseScenario('/tmp/long.yaml', `${LOOP_SCENARIO}? ${key}\n: 1\n`));
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(issue!.message).toMatch(/^unknown key "k{80}… \(760000 characters\)"; known keys:/);
+  });
+
   it('reports YAML nested deeper than 64 levels', () => {
     const deep = LOOP_SCENARIO + `extra: ${'['.repeat(100)}${']'.repeat(100)}\n`;
     expect(issuesOf(() => parseScenario('/tmp/deep.yaml', deep))[0]).toMatchObject({ file: '/tmp/deep.yaml', line: 1, message: expect.stringMatching(/nests more than 64 levels/) });

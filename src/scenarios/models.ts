@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ChatModel, ChatParams } from '../core/chat-model.js';
 import type { ConfigIssue } from '../core/errors.js';
+import { quoteValue } from '../core/text-safety.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ModelSpec, ModelSpecString } from '../core/model-spec.js';
 import { createAnthropicModel } from '../providers/anthropic/index.js';
@@ -48,11 +49,11 @@ export function clientOptionsFromKargs(kargs: Record<string, unknown> | null | u
   const k = kargs ?? {};
   if ('timeout' in k) {
     if (typeof k.timeout === 'number' && k.timeout > 0) out.timeoutSeconds = k.timeout;
-    else if (k.timeout !== null) warnings.push(`${where}.timeout: expected a number of seconds above 0, got ${JSON.stringify(k.timeout)}; ignored`);
+    else if (k.timeout !== null) warnings.push(`${where}.timeout: expected a number of seconds above 0, got ${quoteValue(k.timeout)}; ignored`);
   }
   if ('max_retries' in k) {
     if (typeof k.max_retries === 'number' && Number.isInteger(k.max_retries) && k.max_retries >= 0) out.maxRetries = k.max_retries;
-    else if (k.max_retries !== null) warnings.push(`${where}.max_retries: expected a whole number >= 0, got ${JSON.stringify(k.max_retries)}; ignored`);
+    else if (k.max_retries !== null) warnings.push(`${where}.max_retries: expected a whole number >= 0, got ${quoteValue(k.max_retries)}; ignored`);
   }
   if ('streaming' in k) warnings.push(`${where}.streaming: ignored; Paideia asks for and stores whole answers`);
   if ('model_kwargs' in k && (k.model_kwargs === null || typeof k.model_kwargs !== 'object' || Array.isArray(k.model_kwargs)) && k.model_kwargs !== undefined) {

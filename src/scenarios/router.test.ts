@@ -128,3 +128,10 @@ describe('bindRouter', () => {
     expect(router('t -> router:any_keyword_router(keywords=["x"], exists_to=END, else_to=s)').name).toBe('any_keyword_route');
   });
 });
+
+describe('router arguments are looked up among their own names only', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('refuses an argument named %s', name => {
+    const e = errorOf(`teacher -> router:any_keyword_route(keywords=["x"], exists_to=END, else_to=END, ${name}=1)`, true);
+    expect(e.message).toMatch(new RegExp(`any_keyword_route has no argument "${name}"`));
+  });
+});

@@ -102,7 +102,8 @@ export function bindRouter(call: RouterCall): BoundRouter {
   const args: BoundArgs = {};
   const targets: NodeRef[] = [];
   for (const [key, { value, column }] of call.args) {
-    const spec = params[key];
+    // Own keys only: `toString`, `constructor` or `__proto__` would find Object.prototype's.
+    const spec = Object.hasOwn(params, key) ? params[key] : undefined;
     if (!spec) {
       const guess = closest(key, Object.keys(params));
       throw new DirectionSyntaxError(

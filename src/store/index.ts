@@ -1,13 +1,18 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, type Store } from '../core/index.js';
+import { guardStore } from './faults.js';
 import { createSqliteStore } from './sqlite/index.js';
 
 /** The embedded default, relative to the working folder. */
 export const DEFAULT_STORE_URL = 'sqlite:.paideia/paideia.db';
 
-/** Open (and migrate) the store a `--store` URL names. */
-export async function openStore(url: string = DEFAULT_STORE_URL, o: { mustExist?: boolean } = {}): Promise<Store> {
+/**
+ * Open (and migrate) the store a `--store` URL names. `readOnly` is for commands that only read:
+ * they work on a read-only store and cannot damage one. Faults of the file (full, read-only,
+ * damaged) come back as StoreError, from the open and from every later call.
+ */
+export async function openStore(url: string = DEFAULT_STORE_URL, o: { mustExist?: boolean; readOnly?: boolean } = {}): Promise<Store> {
   let store: Store;
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
@@ -16,7 +21,7 @@ export async function openStore(url: string = DEFAULT_STORE_URL, o: { mustExist?
     if (o.mustExist && path !== ':memory:' && !existsSync(resolve(path))) {
       throw new ConfigError([{ field: '--store', message: `no store at ${resolve(path)}; run something first, or name the right file with --store sqlite:<path>` }]);
     }
-    store = createSqliteStore(path === ':memory:' ? path : resolve(path));
+    store = guardStore(createSqliteStore(path === ':memory:' ? path : resolve(path), { readOnly: o.readOnly ?? false }));
   } else {
     throw new ConfigError([{ field: '--store', message: `unsupported store URL "${url}"; use sqlite:<path> (e.g. ${DEFAULT_STORE_URL})` }]);
   }
@@ -25,3 +30,4 @@ export async function openStore(url: string = DEFAULT_STORE_URL, o: { mustExist?
 }
 
 export { createSqliteStore } from './sqlite/index.js';
+export { faultOf, guardStore } from './faults.js';

@@ -18,7 +18,10 @@ const casesOf = (kind: Kind, seed: number, count: number): FuzzCase[] =>
 
 if (process.argv[2] === '--child') {
   const { kind, seed, count, from, dir } = JSON.parse(process.argv[3]!) as { kind: Kind; seed: number; count: number; from: number; dir: string };
-  for (const c of casesOf(kind, seed, count).slice(from)) {
+  const cases = casesOf(kind, seed, count).slice(from);
+  // Making the cases takes a while; the per-case clock starts after this.
+  process.send!({ ready: true });
+  for (const c of cases) {
     process.send!({ index: c.index, label: c.label.slice(0, 160), outcome: runCase(kind, c, dir) });
   }
   process.send!({ done: true }, () => process.exit(0));
@@ -40,7 +43,8 @@ if (process.argv[2] === '--child') {
         const child = fork(new URL(import.meta.url).pathname, ['--child', JSON.stringify({ kind, seed, count, from: next, dir })], { execArgv: ['--import', 'tsx'] });
         let finished = false;
         let at = next;
-        let timer = setTimeout(onHang, timeoutMs);
+        // Before the child is ready only a dead child counts (see 'exit').
+        let timer: NodeJS.Timeout | undefined;
         function onHang() {
           counts.hung++;
           console.log(`${kind} case ${at}: no answer within ${timeoutMs} ms (hang)`);
@@ -48,8 +52,12 @@ if (process.argv[2] === '--child') {
           child.kill('SIGKILL');
           resolve(at + 1);
         }
-        child.on('message', (m: { done?: boolean; index: number; label: string; outcome: { kind: 'loaded' | 'refused' | 'crashed'; why?: string } }) => {
+        child.on('message', (m: { ready?: boolean; done?: boolean; index: number; label: string; outcome: { kind: 'loaded' | 'refused' | 'crashed'; why?: string } }) => {
           clearTimeout(timer);
+          if (m.ready) {
+            timer = setTimeout(onHang, timeoutMs);
+            return;
+          }
           if (m.done) {
             finished = true;
             return resolve(count);

@@ -19,7 +19,7 @@ export function registerReport(program: Command): void {
     .option('--store <url>', 'store URL', DEFAULT_STORE_URL)
     .action(async (runId: string, f: ReportFlags) => {
       if (!['html', 'md', 'json'].includes(f.format)) throw new ConfigError([{ field: '--format', message: `expected html, md or json, got "${f.format}"` }]);
-      const store = await openStore(f.store, { mustExist: true });
+      const store = await openStore(f.store, { mustExist: true, readOnly: true });
       try {
         const run = await store.getRun(runId);
         if (!run) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}` }]);

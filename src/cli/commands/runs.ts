@@ -10,7 +10,7 @@ export function registerRuns(program: Command): void {
     .option('--store <url>', 'store URL', DEFAULT_STORE_URL)
     .action(async (f: { store: string; format: string }) => {
       if (f.format !== 'table' && f.format !== 'json') throw new ConfigError([{ field: '--format', message: `expected table or json, got "${f.format}"` }]);
-      const store = await openStore(f.store, { mustExist: true });
+      const store = await openStore(f.store, { mustExist: true, readOnly: true });
       try {
         const runs = await summarizeRuns(store);
         process.stdout.write(f.format === 'json' ? `${JSON.stringify(runs, null, 2)}\n` : renderRunsTable(runs));

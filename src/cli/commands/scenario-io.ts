@@ -1,5 +1,5 @@
 import type { Env } from '../../core/env.js';
-import { ConfigError, formatLocation, parseModelSpec, type ModelSpec } from '../../core/index.js';
+import { ConfigError, formatLocation, parseModelSpec, stripControl, type ModelSpec } from '../../core/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 
 /** Where the commands write; tests pass their own. */
@@ -16,7 +16,8 @@ export const collect = (v: string, prev: string[] = []) => [...prev, v];
 export function printIssues(error: ConfigError, io: ScenarioIO): void {
   for (const issue of error.issues) {
     const where = formatLocation(issue);
-    io.stderr(`${where ? `${where}: ` : ''}${issue.message}\n`);
+    // Messages quote YAML keys and file text: escape sequences in them must not reach the terminal.
+    io.stderr(stripControl(`${where ? `${where}: ` : ''}${issue.message}\n`));
   }
 }
 

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError } from '../../core/index.js';
+import { ConfigError, stripControl } from '../../core/index.js';
 import { loadPriceTable, priceFor } from '../../providers/pricing.js';
 import { renderOverviewHtml, renderOverviewMarkdown, renderScenarioHtml, renderScenarioReport, scenarioOverview } from '../../report/scenario/index.js';
 import { loadScenario, runScenario, scenarioJsonSchema, scenarioReport, scenarioRunId, type ScenarioEvent } from '../../scenarios/index.js';
@@ -20,7 +20,7 @@ export interface ValidateFlags { model?: string[]; script?: string }
 export async function scenarioValidateCommand(file: string, f: ValidateFlags, io: ScenarioIO = processIO): Promise<number> {
   return guarded(io, async () => {
     const s = loadScenario(file, { models: parseOverrides(f.model), ...(io.env ? { env: io.env } : {}), ...(f.script ? { scriptFile: f.script } : {}) });
-    for (const w of s.warnings) io.stderr(`warning: ${w}\n`);
+    for (const w of s.warnings) io.stderr(`warning: ${stripControl(w)}\n`);
     const judges = s.evaluation ? `${s.evaluation.judges.join(', ')} (${s.evaluation.formatMode} mode, ${s.evaluation.repeats} repeat(s))` : 'none';
     io.stdout(`${file}: ok: scenario "${s.name}", ${s.tasks.length} task(s), agents ${[...s.agents.keys()].join(', ')}, under test: ${s.target} (${s.agents.get(s.target)!.model}), judges: ${judges}\n`);
     return EXIT_CODES.ok;
@@ -45,7 +45,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
   let runId: string | undefined;
   const exitCode = await guarded(io, async () => {
     const scenario = loadScenario(file, { models: parseOverrides(f.model), ...(io.env ? { env: io.env } : {}), ...(f.script ? { scriptFile: f.script } : {}) });
-    for (const w of scenario.warnings) io.stderr(`warning: ${w}\n`);
+    for (const w of scenario.warnings) io.stderr(`warning: ${stripControl(w)}\n`);
     const repeats = numberFlag('--repeats', f.repeats, positiveInt, 'a whole number >= 1');
     const costCapUsd = numberFlag('--cost-cap', f.costCap, n => Number.isFinite(n) && n >= 0, 'an amount in USD >= 0');
     const prices = loadPriceTable(f.prices);
@@ -123,7 +123,7 @@ export async function scenarioReportCommand(runIds: string | string[], f: { stor
   return guarded(io, async () => {
     if (f.format !== 'json' && f.format !== 'md' && f.format !== 'html') throw new ConfigError([{ field: '--format', message: `expected json, md or html, got "${f.format}"` }]);
     const ids = Array.isArray(runIds) ? runIds : [runIds];
-    const store = await openStore(f.store, { mustExist: true });
+    const store = await openStore(f.store, { mustExist: true, readOnly: true });
     try {
       const reports = [];
       for (const id of ids) reports.push(await scenarioReport(store, id));

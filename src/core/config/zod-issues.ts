@@ -79,6 +79,9 @@ export function closest(word: string, known: ReadonlyArray<string>): string | un
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of known) {
+    // The distance is at least the difference in length: a word far longer or shorter than every
+    // candidate (a 760 KB key) is no typo, and the quadratic alignment is skipped.
+    if (Math.abs(word.length - candidate.length) > Math.max(1, Math.floor(Math.max(word.length, candidate.length) / 3))) continue;
     const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance) {
       bestDistance = d;

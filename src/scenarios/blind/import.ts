@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { FILE_LIMITS, readUserFile, readUserText } from '../../core/user-file.js';
 import { basename, extname } from 'node:path';
 import { ConfigError, type ConfigIssue } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
@@ -6,7 +6,7 @@ import type { Score } from '../../core/scorer.js';
 import type { Store } from '../../core/store.js';
 import { HUMAN_PREFIX } from '../analysis/human.js';
 import { loadScenarioRun, type StoredEvaluation } from '../analysis/stored.js';
-import { CsvSyntaxError, parseCsv } from '../csv.js';
+import { CsvSyntaxError, parseCsv, restoreCell } from '../csv.js';
 import { weightedScore } from '../judge/score.js';
 import { COMMENT_COLUMN, ID_COLUMN, parseValue, rubricColumns, type RubricColumn } from './columns.js';
 import { BLIND_EXPORT_KIND, type BlindKey } from './export.js';
@@ -104,12 +104,7 @@ function describe(c: RubricColumn): string {
 }
 
 function readRows(file: string, columns: RubricColumn[], issues: ConfigIssue[]): ImportRow[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError([{ file, message: `cannot read the scores: ${(error as Error).message}` }], { cause: error });
-  }
+  const text = readUserFile(file, 'scores', FILE_LIMITS.config);
   const ext = extname(file).toLowerCase();
   if (ext === '.csv') return csvRows(file, text, columns, issues);
   if (ext === '.json') {
@@ -132,7 +127,8 @@ function readRows(file: string, columns: RubricColumn[], issues: ConfigIssue[]):
 function csvRows(file: string, text: string, columns: RubricColumn[], issues: ConfigIssue[]): ImportRow[] {
   let records;
   try {
-    records = parseCsv(text);
+    // The export neutralised cells that would start a formula; read them as they were written.
+    records = parseCsv(text).map(r => ({ ...r, fields: r.fields.map(restoreCell) }));
   } catch (error) {
     if (error instanceof CsvSyntaxError) throw new ConfigError([{ file, line: error.line, message: `CSV syntax: ${error.message}` }]);
     throw error;
@@ -168,9 +164,11 @@ async function storedIds(store: Store, runId: string, ev: StoredEvaluation): Pro
 }
 
 function keyFileIds(file: string, runId: string, ev: StoredEvaluation): Map<string, Target> {
+  const read = readUserText(file, 'key file', FILE_LIMITS.config);
+  if ('problem' in read) throw new ConfigError([{ file, field: '--key', message: read.problem }]);
   let key: BlindKey;
   try {
-    key = JSON.parse(readFileSync(file, 'utf8')) as BlindKey;
+    key = JSON.parse(read.text) as BlindKey;
   } catch (error) {
     throw new ConfigError([{ file, field: '--key', message: `cannot read the key file: ${(error as Error).message}` }], { cause: error });
   }

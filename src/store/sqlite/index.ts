@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
@@ -7,12 +7,80 @@ import {
   type CallRecord, type ChatResult, type JsonValue, type Judgment, type RunRecord, type RunStatus, type Score, type Store,
   type Trial, type TrialResult, type VersionedItem, type WriteFence,
 } from '../../core/index.js';
+import { faultOf, storeError } from '../faults.js';
 import { MIGRATIONS } from './schema.js';
 import { toCall, toRun, toTrial, trialRow } from './rows.js';
 
 type Row = Record<string, unknown>;
 const json = (v: unknown): string => JSON.stringify(v);
 const parse = <T>(v: unknown): T => JSON.parse(v as string) as T;
+
+export interface SqliteStoreOptions {
+  /** Open for reading only (report, runs): works on a read-only file, folder or disk, and never writes. */
+  readOnly?: boolean;
+}
+
+/**
+ * Open the file and check it before anything is read or written: a damaged database (bad pages in
+ * the middle of a file still open fine) is refused with a StoreError, not used until it fails.
+ */
+function openDatabase(path: string, o: SqliteStoreOptions): Database.Database {
+  const url = `sqlite:${path}`;
+  let db: Database.Database | undefined;
+  try {
+    if (path !== ':memory:' && !o.readOnly) mkdirSync(dirname(path), { recursive: true });
+    db = o.readOnly ? openReadOnly(path) : new Database(path);
+    db.pragma('busy_timeout = 10000');
+    if (!o.readOnly) {
+      db.pragma('journal_mode = WAL');
+      // NORMAL in WAL mode survives a process kill; only an OS crash could drop the last commits.
+      db.pragma('synchronous = NORMAL');
+      // Fewer, larger checkpoints: each one syncs the file, and a run writes many small commits.
+      db.pragma('wal_autocheckpoint = 4000');
+    }
+    const check = db.pragma('quick_check', { simple: false }) as Array<{ quick_check: string }>;
+    const problems = check.map(r => r.quick_check).filter(r => r !== 'ok');
+    if (problems.length > 0) throw Object.assign(new Error(`quick_check: ${problems.slice(0, 3).join('; ')}`), { code: 'SQLITE_CORRUPT' });
+    return db;
+  } catch (error) {
+    db?.close();
+    const fault = faultOf(error);
+    // SQLite says only "unable to open"; a folder that cannot be written is the usual reason.
+    const readOnlyFolder = fault === 'io' && !o.readOnly && path !== ':memory:' && !writable(dirname(path));
+    throw fault ? storeError(readOnlyFolder ? 'read-only' : fault, url, error) : error;
+  }
+}
+
+function writable(folder: string): boolean {
+  try {
+    accessSync(folder, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A WAL-mode file in a read-only folder or on a read-only disk cannot be opened in place (SQLite
+ * wants to create its -shm file). With no -wal file left beside it the file holds every commit,
+ * so a copy in memory, marked as a rollback-journal file, reads the same.
+ */
+function openReadOnly(path: string): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    // The open is lazy: the first read is what needs the -shm file.
+    db.pragma('user_version');
+    return db;
+  } catch (error) {
+    db?.close();
+    if ((error as { code?: string }).code !== 'SQLITE_CANTOPEN' || !existsSync(path) || existsSync(`${path}-wal`)) throw error;
+    const bytes = readFileSync(path);
+    // Header bytes 18-19 are the read and write versions: 2 is WAL, 1 the rollback journal.
+    if (bytes[18] === 2 && bytes[19] === 2) bytes.fill(1, 18, 20);
+    return new Database(bytes, { readonly: true });
+  }
+}
 
 /** Shortest gap between two group commits while writes keep coming. */
 const MIN_FLUSH_GAP_MS = 2;
@@ -21,15 +89,8 @@ const MIN_FLUSH_GAP_MS = 2;
  * The embedded store: one SQLite file in WAL mode. Every write is its own committed transaction
  * (or one per batch), so a kill -9 after a promise resolves never loses it.
  */
-export function createSqliteStore(path: string): Store {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  // NORMAL in WAL mode survives a process kill; only an OS crash could drop the last commits.
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 10000');
-  // Fewer, larger checkpoints: each one syncs the file, and a run writes many small commits.
-  db.pragma('wal_autocheckpoint = 4000');
+export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Store {
+  const db = openDatabase(path, o);
 
   let statements: ReturnType<typeof prepare> | undefined;
   const st = () => (statements ??= prepare(db));

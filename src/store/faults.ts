@@ -1,0 +1,64 @@
+import { StoreError, type StoreFault } from '../core/errors.js';
+import type { Store } from '../core/store.js';
+
+const SQLITE_FAULTS: Array<[RegExp, StoreFault]> = [
+  [/^SQLITE_FULL/, 'full'],
+  [/^SQLITE_READONLY|^SQLITE_PERM|^SQLITE_AUTH/, 'read-only'],
+  [/^SQLITE_CORRUPT|^SQLITE_NOTADB/, 'corrupt'],
+  [/^SQLITE_IOERR|^SQLITE_CANTOPEN|^SQLITE_BUSY|^SQLITE_LOCKED|^SQLITE_PROTOCOL/, 'io'],
+];
+const FS_FAULTS: Record<string, StoreFault> = { ENOSPC: 'full', EDQUOT: 'full', EROFS: 'read-only', EACCES: 'read-only', EPERM: 'read-only', EIO: 'io' };
+
+/** Why the store failed, when the error is a store fault (SQLite or file system) and not a bug. */
+export function faultOf(error: unknown): StoreFault | undefined {
+  if (error instanceof StoreError) return error.fault;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return undefined;
+  return SQLITE_FAULTS.find(([pattern]) => pattern.test(code))?.[1] ?? FS_FAULTS[code];
+}
+
+/** One message per fault: what happened, what is kept, what to do. */
+export function storeError(fault: StoreFault, url: string, error: unknown): StoreError {
+  const detail = `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`.trim().slice(0, 200);
+  const message = {
+    full: `the disk holding the store ${url} is full (${detail}). Everything stored before this point is kept; free some space, then run the same command again to resume.`,
+    'read-only': `the store ${url} cannot be written (${detail}): the file, its folder or the disk is read-only. report, runs and scenario report only read and still work; to run, make it writable or name another store with --store sqlite:<path>.`,
+    corrupt: `the store ${url} is damaged (${detail}); Paideia will not read or write it. Restore it from a backup, or save what is readable with: sqlite3 <file> ".recover" | sqlite3 recovered.db, then use --store sqlite:recovered.db.`,
+    io: `the store ${url} could not be read or written (${detail}). Everything committed before is kept; check the disk and that no other program holds the file, then run the same command again to resume.`,
+  }[fault];
+  return new StoreError(fault, message, { cause: error });
+}
+
+/** Store methods that write a run's rows. */
+const WRITES = /^(open|set|save|put|swap|record|claim|append)/;
+
+/**
+ * The store with every fault of its file turned into a StoreError that names the run it was
+ * writing, so the CLI can say which run to resume. Other errors pass through unchanged.
+ */
+export function guardStore(store: Store): Store {
+  let runId: string | undefined;
+  const wrap = <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    // The run a write concerns: its first argument (an id, or a record or list of records with one).
+    if (WRITES.test(name)) {
+      const first = args[0] as { id?: unknown; runId?: unknown } | Array<{ runId?: unknown }> | string | undefined;
+      const named = typeof first === 'string' ? first : Array.isArray(first) ? first[0]?.runId : name === 'openRun' ? first?.id : first?.runId;
+      if (typeof named === 'string') runId = named;
+    }
+    try {
+      return await fn(...args);
+    } catch (error) {
+      const fault = faultOf(error);
+      if (!fault) throw error;
+      const e = error instanceof StoreError ? error : storeError(fault, store.url, error);
+      if (runId && e.runId === undefined) e.runId = runId;
+      throw e;
+    }
+  };
+  const guarded: Record<string, unknown> = {};
+  for (const key of Object.keys(store) as Array<keyof Store>) {
+    const value = store[key];
+    guarded[key] = typeof value === 'function' ? wrap(key, (value as (...a: unknown[]) => Promise<unknown>).bind(store)) : value;
+  }
+  return guarded as unknown as Store;
+}
