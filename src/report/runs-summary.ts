@@ -11,7 +11,7 @@ export interface RunSummary {
   trials: number;
   /** Trials whose newest record of a step is an error (provider failures, never scored as wrong). */
   failures: number;
-  /** Spend of every stored call, judges included. */
+  /** Spend of every stored call, judges included, leaving out models whose price is unknown (see costIncomplete). */
   costUsd: number;
   /** Some model has no price in the run's table: the true cost is higher than `costUsd` by an unknown amount. */
   costIncomplete: boolean;
@@ -26,11 +26,14 @@ export async function summarizeRuns(store: Store): Promise<RunSummary[]> {
   for (const run of runs) {
     const [trials, calls] = await Promise.all([store.listTrials(run.id), store.listCalls(run.id)]);
     const latest = latestCalls(calls);
+    // As in the report: a model without a price where it is served has an unknown cost, left out of the sum.
+    const unpriced = new Set(run.config.models.filter(m => m.provider !== 'baseline' && !priceFor(run.prices, m, { endpoint: run.config.endpoints?.[m.alias] })).map(m => m.alias));
+    const aliasOf = new Map(trials.map(t => [t.id, t.modelAlias]));
     out.push({
       id: run.id, status: run.status, models: run.config.models.map(m => m.alias), trials: trials.length,
       failures: trials.filter(t => (latest.get(t.id) ?? []).some(c => c?.status === 'error')).length,
-      costUsd: calls.reduce((a, c) => a + c.costUsd, 0),
-      costIncomplete: run.config.models.some(m => m.provider !== 'baseline' && !priceFor(run.prices, m)),
+      costUsd: calls.reduce((a, c) => a + (unpriced.has(aliasOf.get(c.trialId) ?? '') ? 0 : c.costUsd), 0),
+      costIncomplete: unpriced.size > 0,
       createdAt: run.createdAt, note: run.note ?? null,
     });
   }
