@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+import { LOOP_SCENARIO } from '../scenarios/testing/fixtures.js';
 import { commandHint, shellWord } from './hint.js';
 import { runCli } from './testing/run-cli.js';
 import { runPasted } from './testing/run-pasted.js';
@@ -73,6 +74,30 @@ describe('printed hints run as pasted', () => {
     const listed = await runPasted(hintAfter(missing.stderr, 'list runs with:'), { cwd });
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(/run-\w+\s+completed\s+baseline:gold/);
+  });
+});
+
+describe('scenario hints run as pasted', () => {
+  it('the retry hint of a scenario run keeps the --model override that picks the run', async () => {
+    let healthy = false;
+    const server = await startOpenAICompatibleServer({ reply: () => (healthy ? { status: 200, body: openAIChatBody({ text: 'Yes. <end>' }) } : { status: 400, body: { error: { message: 'bad request' } } }) });
+    servers.push(server);
+    const { cwd, store } = oddStore();
+    const scenario = LOOP_SCENARIO
+      .replace('tutor: { type: openai, model: tutor-model, api_base: http://127.0.0.1:9/v1 }', `tutor: { type: openai, model: tutor-model, api_base: ${server.baseURL} }`)
+      .replace('learner: { type: openai, model: learner-model, api_base: http://127.0.0.1:9/v1 }', 'learner: { type: baseline, model: script, script: s.json }')
+      .replace('judge: { type: openai, model: judge-model, api_base: http://127.0.0.1:9/v1 }', 'judge: { type: baseline, model: script, script: s.json }');
+    writeFileSync(join(cwd, 'loop.yaml'), scenario);
+    writeFileSync(join(cwd, 's.json'), JSON.stringify({ byRole: { student: ['Because.'], judge: ['<json>{"clarity": 4, "warmth": 4, "comment": "ok"}</json>'] }, onEnd: 'repeat-last' }));
+    const first = await runCli(['scenario', 'run', join(cwd, 'loop.yaml'), '-m', 'tutor=openai:other-model', '--store', store], { cwd });
+    expect(first.code, first.stderr).toBe(1);
+    const hint = hintAfter(first.stderr, 'retry them with:');
+    expect(hint).toContain('tutor=openai:other-model');
+    healthy = true;
+    const pasted = await runPasted(hint, { cwd });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.stdout.trim()).toBe(first.stdout.trim());
+    expect(server.requests.some(r => (r.body as { model?: string }).model === 'other-model')).toBe(true);
   });
 });
 

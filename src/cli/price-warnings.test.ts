@@ -39,6 +39,9 @@ describe('costs of a model served away from its vendor', () => {
     expect(d.models[0]!.unpricedReason).toContain(why);
     expect(d.totalCostUsd).toBe(0);
     expect(await reportOf(cwd, r.stdout.trim(), 'html')).toContain(why.replace("'", '&#39;'));
+    // paideia runs agrees: the list price the calls were charged is not counted
+    const [listed] = JSON.parse((await runCli(['runs', '--format', 'json'], { cwd })).stdout) as Array<{ costUsd: number; costIncomplete: boolean }>;
+    expect(listed).toMatchObject({ costUsd: 0, costIncomplete: true });
   });
 
   it("--prices reads OpenRouter's models list; the prices are stored with the run and outlive the file", async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -42,6 +42,11 @@ describe('the terminal summary a run ends with', () => {
     const demo = await runCli(['demo'], { cwd: workdir() });
     expect(demo.code, demo.stderr).toBe(0);
     expect(demo.stderr).toMatch(/^baseline:gold \(baseline\)\s+grammar_forms\s+100\.0%\s+\[100\.0, 100\.0\]\s+20\s+\$0\.0000$/m);
+    // README shows this very table (its first code block stays the two commands)
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(/```sh\n([^`]*)```/.exec(readme)![1]).toBe('npm ci && npm run demo\nnpm test\n');
+    const shown = /```text\n(model[^`]*?)\n\nreport: /.exec(readme)![1]!;
+    expect(demo.stderr).toContain(shown);
     const server = await startOpenAICompatibleServer({ reply: () => ({ status: 200, body: openAIChatBody({ text: 'x' }) }) });
     servers.push(server);
     const r = await runCli(['run', suite, '-m', 'openai:no-such-price', '--repeats', '1', '--base-url', server.baseURL], { cwd: workdir() });

@@ -6,6 +6,7 @@ import { clipJson, clipText, MAX_REPORT_TEXT, privateTextScrubber, stringsOf } f
 import { suiteComparisons, type Comparison } from './comparisons.js';
 import { explanationReport, type ExplanationReport } from './explanations.js';
 import { meanInterval } from '../stats/inference/mean-interval.js';
+import { promptOf, type PromptMessage } from './prompt-text.js';
 
 /** One table cell: a model's score on a test (or on one group of a test) with its interval and n. */
 export interface Cell {
@@ -47,6 +48,8 @@ export interface FailureExample {
   test: string;
   itemId: string;
   input: JsonValue;
+  /** The prompt the model saw, rendered again from the item by the test's template; null when it cannot be. */
+  prompt: PromptMessage[] | null;
   expected: string[];
   answer: string;
   /** Length of the whole answer. */
@@ -212,7 +215,7 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
       const input = clipJson(r.item.input as JsonValue, MAX_REPORT_TEXT);
       const expected = (r.item.accepted ?? r.item.references ?? []).map(x => clipText(x, MAX_REPORT_TEXT));
       failures.push({
-        model, test, itemId: r.item.id, input: input.value, expected: expected.map(x => x.text),
+        model, test, itemId: r.item.id, input: input.value, prompt: promptOf(o.tests.get(test), r.item), expected: expected.map(x => x.text),
         answer: answer.text, answerLength: answer.length, truncated: answer.truncated || input.truncated || expected.some(x => x.truncated),
         value: r.value!, reason: clipText(r.lastReason ?? '', MAX_REPORT_TEXT).text,
       });
@@ -243,9 +246,14 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
     const langs = splitLanguages(test);
     return langs.length ? langs.map(language => ({ test, language, label: `${test} · ${language}` })) : [{ test, language: null, label: test }];
   });
-  const explanations = explanationReport({
+  const explained = explanationReport({
     trials, items, scores, calls, judgeTrials, models: run.config.models.map(m => m.alias), resamples, seed, examplesPer: o.examplesPer ?? 5,
   });
+  const itemById = new Map([...items.values()].map(i => [i.id, i]));
+  const explanations = explained && {
+    ...explained,
+    examples: explained.examples.map(x => ({ ...x, prompt: promptOf(o.tests.get(explained.test), itemById.get(x.itemId)!) })),
+  };
   const unpriced = [
     ...run.config.models.filter(m => unpricedModels.has(m.alias)).map(m => m.spec),
     ...(explanations?.judges ?? []).filter(j => !priceFor(run.prices, j.spec)).map(j => j.spec),

@@ -3,6 +3,7 @@ import { cohenKappa } from '../stats/agreement/index.js';
 import { EXPLANATION_SCORER, type ExplanationStatus, type StoredJudgment } from '../suites/judging/score.js';
 import { clipJson, clipText, MAX_REPORT_TEXT } from './clip.js';
 import { meanInterval } from '../stats/inference/mean-interval.js';
+import type { PromptMessage } from './prompt-text.js';
 
 /** A model's explanation score on the judged test: the share of explanations both judges pass. */
 export interface ExplanationCell {
@@ -39,6 +40,8 @@ export interface ExplanationExample {
   model: string;
   itemId: string;
   input: JsonValue;
+  /** The prompt the model saw (set by buildReportData, which knows the tests); null when it cannot be rendered. */
+  prompt?: PromptMessage[] | null;
   answer: string;
   /** Length of the whole answer. */
   answerLength: number;

@@ -2,6 +2,11 @@ import type { Cell, GroupCell, ReportData, ReportRow } from './data.js';
 import { escapeHtml as e } from '../core/escape.js';
 import { pageHead } from './page.js';
 import { dollars as usd, fixed, points as pct, signedPoints as signed } from './format.js';
+import { groupPlots } from './group-plot.js';
+import { explanationExamplesHtml, failureExamplesHtml } from './html-examples.js';
+
+/** The id of a model's section, for links: the alias with anything but letters, digits, - and _ written as _hex, so two aliases never share one. */
+export const modelAnchor = (alias: string) => `model-${alias.replace(/[^\w-]/g, c => `_${c.codePointAt(0)!.toString(16)}`)}`;
 
 const UNKNOWN = '<span class="warn" title="no price for this model in the run\'s price table">unknown</span>';
 
@@ -35,8 +40,9 @@ function chart(test: string, rows: Array<{ label: string; cell: Cell | undefined
 
 function groupTable(gs: GroupCell[]): string {
   if (!gs.length) return '<p class="na">No group fields on these items.</p>';
+  // The plots show the pattern; the table below keeps the exact numbers.
   const rows = gs.map(g => `<tr${g.small ? ' class="small"' : ''}><td>${e(g.field)}</td><td>${e(g.value)}</td>${scoreCell(g)}<td>${g.small ? 'small group (n &lt; 10)' : ''}</td></tr>`).join('');
-  return `<table><thead><tr><th>group</th><th>value</th><th>score [95% CI]</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `${groupPlots(gs)}<table><thead><tr><th>group</th><th>value</th><th>score [95% CI]</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 const cellAt = (d: ReportData, model: string, row: Pick<ReportRow, 'test' | 'language'>) =>
@@ -70,9 +76,7 @@ function explanationSection(d: ReportData): string {
   }).join('');
   const a = x.agreement;
   const byModel = x.agreementByModel.map(m => `<tr><td>${e(m.model)}</td><td>${m.n}</td><td>${m.agreement === null ? '–' : `${pct(m.agreement)}%`}</td><td>${fixed(m.kappa)}</td></tr>`).join('');
-  const ex = x.examples.length
-    ? `<h3>Failed explanations (public items only)</h3><table class="ex"><thead><tr><th>model</th><th>item</th><th>input</th><th>answer</th><th>why</th></tr></thead><tbody>${x.examples.map(f => `<tr><td>${e(f.model)}</td><td>${e(f.itemId)}</td><td><pre>${e(JSON.stringify(f.input, null, 1))}</pre></td><td><pre>${e(f.answer)}</pre></td><td>${e(f.reason)}</td></tr>`).join('')}</tbody></table>`
-    : '';
+  const ex = explanationExamplesHtml(x.examples);
   return `<h2>Explanations (${e(x.test)})</h2>
 <p>Marked apart from the headline score by two judges of different families, ${judges}: an explanation passes only when both pass it. A model of a judge's family gets no explanation score; an explanation a judge could not mark (three failed calls, or no readable verdict) is unscored, not wrong. Rubric ${e(String(x.scorer.args.rubric))}; judge calls cost ${usd(x.costUsd)}.</p>
 <table><thead><tr><th>model</th><th>explanation score [95% CI]</th><th>judged</th><th>passed</th><th>not applicable</th><th>no explanation</th><th>unscored</th><th>pending</th></tr></thead><tbody>${rows}</tbody></table>
@@ -92,7 +96,7 @@ function failureSection(d: ReportData): string {
  * so text from a model can never run, and every such string is escaped as well.
  */
 export function renderHtml(d: ReportData): string {
-  const header = d.models.map(m => `<th>${e(m.alias)}${m.isBaseline ? '<br><span class="tag">baseline</span>' : ''}</th>`).join('');
+  const header = d.models.map(m => `<th><a href="#${modelAnchor(m.alias)}">${e(m.alias)}</a>${m.isBaseline ? '<br><span class="tag">baseline</span>' : ''}</th>`).join('');
   const summary = d.rows.map(r => `<tr><th>${e(r.label)}</th>${d.models.map(m => scoreCell(cellAt(d, m.alias, r))).join('')}</tr>`).join('');
   const split = d.rows.some(r => r.language !== null)
     ? `<p>${e(d.rows.filter(r => r.language !== null).map(r => r.test).filter((t, i, all) => all.indexOf(t) === i).join(', '))}: the items span several languages, so each language has its own row, n and interval (no pooled score); the per-group tables below break every test down further.</p>`
@@ -108,7 +112,7 @@ export function renderHtml(d: ReportData): string {
     const tests = d.tests.map(t => {
       const gs = d.groups.filter(g => g.model === m.alias && g.test === t.name);
       const fails = d.failures.filter(f => f.model === m.alias && f.test === t.name);
-      const ex = fails.length ? `<table class="ex"><thead><tr><th>item</th><th>input</th><th>expected</th><th>answer</th><th>score</th><th>why</th></tr></thead><tbody>${fails.map(f => `<tr><td>${e(f.itemId)}</td><td><pre>${e(JSON.stringify(f.input, null, 1))}</pre></td><td>${e(f.expected.join(' | '))}</td><td><pre>${e(f.answer)}</pre></td><td>${pct(f.value)}</td><td>${e(f.reason)}</td></tr>`).join('')}</tbody></table>` : '<p class="na">No failures on public items.</p>';
+      const ex = failureExamplesHtml(fails);
       const lines = d.rows.filter(r => r.test === t.name).map(r => {
         const c = cellAt(d, m.alias, r);
         const what = r.language === null ? '' : `${e(r.language)}: `;
@@ -116,7 +120,7 @@ export function renderHtml(d: ReportData): string {
       });
       return `<h4>${e(t.name)}</h4><p>${lines.length ? lines.join('<br>') : 'not run'}</p>${groupTable(gs)}<h5>Failure examples (public items only)</h5>${ex}`;
     }).join('');
-    return `<section class="model"><h3>${e(m.alias)}${m.isBaseline ? ' <span class="tag">baseline</span>' : ''}</h3><p>${e(m.spec)}</p>${tests}</section>`;
+    return `<section class="model" id="${modelAnchor(m.alias)}"><h3>${e(m.alias)}${m.isBaseline ? ' <span class="tag">baseline</span>' : ''}</h3><p>${e(m.spec)}</p>${tests}</section>`;
   }).join('');
   const scorers = d.tests.map(t => `<li><b>${e(t.name)}</b>: ${e(t.description)} Scorer: ${t.scorer ? `${e(t.scorer.name)} v${e(t.scorer.version)} ${e(JSON.stringify(t.scorer.args))}` : '–'}</li>`).join('');
   return `<!doctype html>
@@ -125,12 +129,14 @@ ${pageHead(`Paideia report ${e(d.runId)}`)}
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#1d2330}
 table{border-collapse:collapse;margin:.5rem 0 1rem}th,td{border:1px solid #d5d9e0;padding:.3rem .5rem;vertical-align:top;text-align:left}
 th{background:#f3f5f8}.ci{color:#5a6270}.na{color:#8a919c}.tag{background:#e8ecf3;border-radius:3px;padding:0 .3rem;font-size:11px;color:#445}
-tr.small td{color:#7a5d00}pre{white-space:pre-wrap;word-break:break-word;margin:0;max-width:28rem;font-size:12px}
+tr.small td{color:#7a5d00}pre{white-space:pre-wrap;overflow-wrap:break-word;word-break:normal;margin:0;max-width:28rem;font-size:12px}
+.multiples{display:flex;flex-wrap:wrap;gap:.5rem 1rem}.multiple{margin:0}.pt{fill:#4a78c2}.pt-small{fill:#fff;stroke:#b07d00;stroke-width:1.4}.ci{stroke:#4a78c2;stroke-width:2}.ci-small{stroke:#b07d00;stroke-width:1.5;stroke-dasharray:3 2}svg text.small{fill:#7a5d00}details summary{cursor:pointer;color:#5a6270;font-size:12px}
 svg text{font-size:11px;fill:#333}.bm{fill:#4a78c2}.bb{fill:#b9c2cf}.wh{stroke:#111;stroke-width:1.4}.grid{stroke:#e4e7ec}
 span.warn{color:#8a4b00}figure{display:inline-block;margin:0 1rem 1rem 0}figcaption{font-weight:600}section.model{border-top:2px solid #d5d9e0;margin-top:1.5rem}
 </style></head><body>
 <h1>Paideia report</h1>
 <p>Run <code>${e(d.runId)}</code> · status <b>${e(d.status)}</b> · ${d.config.repeats} repeat(s) · seed ${d.config.seed} · suites ${e(d.config.suites.join(', '))} · generated ${e(d.generatedAt)}</p>
+<nav>Models: ${d.models.map(m => `<a href="#${modelAnchor(m.alias)}">${e(m.alias)}</a>`).join(' · ')}</nav>
 <h2>Scores</h2>
 <p>Mean score per item (in %; an item's score is the mean of its repeats) with a 95% ${d.interval.method} interval over items (${d.interval.resamples} resamples, seed ${d.interval.seed}) and n, the number of scored items. Failed calls are counted apart and never scored as wrong; unscored answers are excluded from means. Baselines mark the floor and the ceiling; n/a marks a test a model was not run on (baseline:random answers closed exercises only).</p>
 <table><thead><tr><th>test</th>${header}</tr></thead><tbody>${summary}</tbody></table>
@@ -144,7 +150,8 @@ ${explanationSection(d)}
 ${unpricedNote}
 <table><thead><tr><th>model</th><th>spec</th><th>cost</th><th>cost per correct answer</th><th>failed trials</th></tr></thead><tbody>${costs}${d.explanations ? `<tr><td>judges</td><td>${d.explanations.judges.map(j => e(j.spec)).join(', ')}</td><td>${judgeCost}</td><td>–</td><td></td></tr>` : ''}<tr><th colspan="2">run total</th><th colspan="3">${usd(d.totalCostUsd)}${d.unpriced.length ? ' + unknown' : ''}</th></tr></tbody></table>
 ${failureSection(d)}
-<h2>Models</h2>
+<h2 id="models">Models</h2>
+<p>One section per model: its scores, its groups (small multiples with the table below), failure examples from public items only. <code>paideia report ${e(d.runId)} --model NAME</code> writes one as its own page.</p>
 ${modelPages}
 <h2>Methods</h2><ul>${scorers}</ul>
 </body></html>

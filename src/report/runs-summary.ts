@@ -11,7 +11,7 @@ export interface RunSummary {
   trials: number;
   /** Trials whose newest record of a step is an error (provider failures, never scored as wrong). */
   failures: number;
-  /** Spend of every stored call, judges included. */
+  /** Spend of every stored call, judges included, leaving out models whose price is unknown (see costIncomplete). */
   costUsd: number;
   /** Some model has no price in the run's table: the true cost is higher than `costUsd` by an unknown amount. */
   costIncomplete: boolean;
@@ -35,7 +35,7 @@ export async function summarizeRuns(store: Store): Promise<RunSummary[]> {
       id: run.id, status: run.status, models: run.config.models.map(m => m.alias), trials: trials.length,
       failures: trials.filter(t => failed(t.id)).length,
       costUsd,
-      costIncomplete: run.config.models.some(m => m.provider !== 'baseline' && !priceFor(run.prices, m)),
+      costIncomplete: run.config.models.some(m => m.provider !== 'baseline' && !priceFor(run.prices, m, { endpoint: run.config.endpoints?.[m.alias] })),
       createdAt: run.createdAt, note: run.note ?? null,
     });
   }

@@ -26,6 +26,6 @@ export function renderTerminalSummary(d: ReportData): string {
   const table = textTable(['model', 'test', 'mean', '95% CI', 'n', 'cost', ''], rows, ['left', 'left', 'right', 'left', 'right', 'right']);
   const total = `total cost ${usd(d.totalCostUsd)}${d.unpriced.length ? ` + unknown (no price for ${d.unpriced.join(', ')})` : ''}`;
   const how = `mean score per item in %, ${d.interval.level * 100}% ${d.interval.method} interval over items; n = scored items`;
-  const why = d.models.filter(m => m.unpricedReason).map(m => `  ${m.alias}: ${m.unpricedReason}\n`).join('');
+  const why = d.models.filter(m => m.unpricedReason).map(m => `  ${m.alias === m.spec ? '' : `${m.alias}: `}${m.unpricedReason}\n`).join('');
   return `${table}${total}; ${how}\n${why}`;
 }

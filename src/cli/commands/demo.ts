@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { DEFAULT_STORE_URL } from '../../store/index.js';
 import { openStore } from '../../store/index.js';
 import { writeReport } from '../../report/index.js';
+import { shellWord } from '../hint.js';
 import { packageRoot } from '../package-root.js';
 import { runCommand } from './run.js';
 import { tests } from '../wiring.js';
@@ -26,12 +27,13 @@ export function registerDemo(program: Command): void {
         await store.close();
       }
       process.stdout.write(`report: ${out}\n`);
+      const suites = shellWord(samples);
       process.stdout.write([
         '',
         'Next: point it at a real model, e.g. (with OPENAI_API_KEY set)',
-        `  npx paideia run ${samples} --model openai:gpt-4.1-mini --model baseline:gold --cost-cap 1`,
-        `  npx paideia run ${samples} --model ollama:llama3.1:8b          # local Ollama`,
-        `  npx paideia run ${samples} --model openai:my-model --base-url http://127.0.0.1:8080/v1   # llama.cpp, vLLM, LM Studio`,
+        `  npx paideia run ${suites} --model openai:gpt-4.1-mini --model baseline:gold --cost-cap 1`,
+        `  npx paideia run ${suites} --model ollama:llama3.1:8b          # local Ollama`,
+        `  npx paideia run ${suites} --model openai:my-model --base-url http://127.0.0.1:8080/v1   # llama.cpp, vLLM, LM Studio`,
         '',
       ].join('\n'));
       process.exitCode = exitCode;
