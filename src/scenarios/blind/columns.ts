@@ -80,3 +80,13 @@ export function parseValue(raw: unknown, c: RubricColumn): ParsedValue {
 function show(raw: unknown): string {
   return typeof raw === 'string' ? `"${raw}"` : JSON.stringify(raw) ?? String(raw);
 }
+
+/** One scored dialogue as read from a file, before checking: `line` (CSV) or `row` (JSON) locates it. */
+export interface ImportRow {
+  line?: number;
+  row?: number;
+  id: string | undefined;
+  /** Raw value per rubric column; undefined or '' when the expert left it empty. */
+  values: Record<string, unknown>;
+  comment?: string;
+}

@@ -8,19 +8,12 @@ import { HUMAN_PREFIX } from '../analysis/human.js';
 import { loadScenarioRun, type StoredEvaluation } from '../analysis/stored.js';
 import { CsvSyntaxError, parseCsv, restoreCell } from '../csv.js';
 import { weightedScore } from '../judge/score.js';
-import { COMMENT_COLUMN, ID_COLUMN, parseValue, rubricColumns, type RubricColumn } from './columns.js';
+import { COMMENT_COLUMN, ID_COLUMN, parseValue, rubricColumns, type ImportRow, type RubricColumn } from './columns.js';
+
+export type { ImportRow };
 import { BLIND_EXPORT_KIND, type BlindKey } from './export.js';
 import { labelStudioRows } from './labelstudio.js';
 
-/** One scored dialogue as read from a file, before checking: `line` (CSV) or `row` (JSON) locates it. */
-export interface ImportRow {
-  line?: number;
-  row?: number;
-  id: string | undefined;
-  /** Raw value per rubric column; undefined or '' when the expert left it empty. */
-  values: Record<string, unknown>;
-  comment?: string;
-}
 
 export interface ImportOptions {
   /** A filled-in CSV export, or a Label Studio JSON / JSON-MIN export. */

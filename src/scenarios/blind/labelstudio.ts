@@ -1,8 +1,7 @@
 import type { ConfigIssue } from '../../core/errors.js';
 import { escapeHtml as x } from '../../core/escape.js';
-import { COMMENT_COLUMN, scaleText, type RubricColumn } from './columns.js';
+import { COMMENT_COLUMN, scaleText, type ImportRow, type RubricColumn } from './columns.js';
 import type { BlindExport } from './export.js';
-import type { ImportRow } from './import.js';
 
 /** Name of the opaque id in task data; Label Studio keeps `data` as given through export. */
 export const LS_ID = 'paideia_id';
