@@ -8,10 +8,29 @@ import { BUILT_IN_TESTS } from '../src/suites/tests/index.js';
 import { builtInScorers } from '../src/scoring/builtins.js';
 
 /**
- * Child process of spine.bench: `instant <trials>` runs that many trials against an in-process
- * instant model; `http <requests> <baseURL> <concurrency>` against a local server. Prints JSON.
+ * Child process of spine.bench: `instant <trials> [db]` runs that many trials against an in-process
+ * instant model (into `db` when given, kept for the next two); `report <db>` builds and renders the
+ * JSON report of that run; `rescore <db>` rescores it; `http <requests> <baseURL> <concurrency>`
+ * runs against a local server. Prints JSON.
  */
 const [mode, countArg, baseURL, concurrencyArg] = process.argv.slice(2);
+if (mode === 'report' || mode === 'rescore') {
+  const store = await openStore(`sqlite:${countArg}`);
+  const runId = (await store.listRuns())[0]!.id;
+  const t0 = performance.now();
+  let n = 0;
+  if (mode === 'report') {
+    const { buildReportData, renderReport } = await import('../src/report/index.js');
+    n = renderReport(await buildReportData(store, runId, { tests: BUILT_IN_TESTS, resamples: 200 }), 'json').length;
+  } else {
+    const { rescoreSuite } = await import('../src/suites/rescore.js');
+    n = (await rescoreSuite(store, runId, BUILT_IN_TESTS, builtInScorers())).scored;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  await store.close();
+  process.stdout.write(JSON.stringify({ seconds, callSeconds: seconds, done: n, failed: 0, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+  process.exit(0);
+}
 const count = Number(countArg);
 const dir = mkdtempSync(join(tmpdir(), 'paideia-bench-'));
 const file = join(dir, 'items.jsonl');
@@ -32,7 +51,7 @@ const instant: ChatModel = {
   },
 };
 
-const store = await openStore(`sqlite:${join(dir, 'bench.db')}`);
+const store = await openStore(`sqlite:${mode === 'instant' && baseURL ? baseURL : join(dir, 'bench.db')}`);
 const started = performance.now();
 let callsStarted = 0;
 let createModel: (spec: { alias: string }) => ChatModel = () => instant;

@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchFigure } from './harness.js';
@@ -21,6 +23,13 @@ export default async function spine(): Promise<BenchFigure[]> {
   if (mid.done !== 20000) throw new Error(`expected 20000 trials done, got ${mid.done}`);
   const peak = Math.max(...runs.map(r => r.maxRssMB));
 
+  // 200,000 trials: the run, then its report and its rescore, each a process of its own (peak memory apiece).
+  const big = join(mkdtempSync(join(tmpdir(), 'paideia-bench-big-')), 'big.db');
+  const run200 = worker(['instant', '200000', big]);
+  const report200 = worker(['report', big]);
+  const rescore200 = worker(['rescore', big]);
+  if (run200.done !== 200000 || rescore200.done !== 200000) throw new Error(`expected 200000 trials, got run ${run200.done}, rescore ${rescore200.done}`);
+
   const server = spawn(process.execPath, [join(here, 'slow-server.js'), '50'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>(resolve => server.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
   // 10 s of calls at the latency bound; the rate is over the calling phase (loading and planning
@@ -29,6 +38,8 @@ export default async function spine(): Promise<BenchFigure[]> {
   // Three runs of each, alternating, medians quoted: one run is at the mercy of a noisy machine.
   const rates: number[] = [];
   const bares: number[] = [];
+  const rates256: number[] = [];
+  const bares256: number[] = [];
   try {
     for (let i = 0; i < 3; i++) {
       const http = worker(['http', String(requests), `http://127.0.0.1:${port}/v1`, '64']);
@@ -37,6 +48,11 @@ export default async function spine(): Promise<BenchFigure[]> {
       const b = spawnSync(process.execPath, [join(here, 'bare-client.js'), String(port), String(requests), '64'], { encoding: 'utf8' });
       if (b.status !== 0) throw new Error(`bare client failed: ${b.stderr}`);
       bares.push((JSON.parse(b.stdout) as { rate: number }).rate);
+      const wide = worker(['http', String(requests * 2), `http://127.0.0.1:${port}/v1`, '256']);
+      rates256.push(wide.done / wide.callSeconds);
+      const b256 = spawnSync(process.execPath, [join(here, 'bare-client.js'), String(port), String(requests * 2), '256'], { encoding: 'utf8' });
+      if (b256.status !== 0) throw new Error(`bare client failed: ${b256.stderr}`);
+      bares256.push((JSON.parse(b256.stdout) as { rate: number }).rate);
     }
   } finally {
     server.kill();
@@ -50,5 +66,11 @@ export default async function spine(): Promise<BenchFigure[]> {
     { name: `HTTP throughput at concurrency 64 against a 50 ms local server (${requests} requests, median of 3)`, ours: rate, reference: 1280, unit: 'req/s', referenceLabel: 'latency bound 64 / 0.05 s', target: '>= 95% of 1,280 req/s', met: rate >= 0.95 * 1280 },
     // What the machine allows: a bare node:http client against the same server, measured right after.
     { name: 'HTTP throughput beside a bare node:http client (same server, same concurrency)', ours: rate, reference: bare, unit: 'req/s', referenceLabel: 'bare keep-alive client, no parsing or storage, measured now', target: '>= 95% of the bare client', met: rate >= 0.95 * bare },
+    { name: 'HTTP throughput at concurrency 256 beside a bare node:http client (median of 3)', ours: median(rates256), reference: median(bares256), unit: 'req/s', referenceLabel: 'bare keep-alive client at 256, measured now', target: '>= 95% of the bare client', met: median(rates256) >= 0.95 * median(bares256) },
+    { name: '200,000 trials: run (plan, instant model, exact scoring, SQLite)', ours: run200.seconds, reference: mid.seconds * 10, unit: 's', referenceLabel: '10 x the 20,000-trial run measured now (linear)', target: '<= linear', met: run200.seconds <= mid.seconds * 10 },
+    { name: '200,000 trials: run peak memory', ours: run200.maxRssMB, reference: peak, unit: 'MB', referenceLabel: 'the 20,000-trial run measured now', target: 'flat: < 2 x the 20,000-trial run', met: run200.maxRssMB < 2 * peak },
+    { name: '200,000 trials: report (build + JSON, 200 resamples)', ours: report200.seconds, reference: run200.seconds, unit: 's', referenceLabel: 'the run that made the data, measured now', target: 'no slower than the run', met: report200.seconds <= run200.seconds },
+    { name: '200,000 trials: report peak memory', ours: report200.maxRssMB, reference: 1024, unit: 'MB', referenceLabel: 'issue #8 goal: 1,000,000 trials in under 1 GB', target: '< 1 GB at 200,000', met: report200.maxRssMB < 1024 },
+    { name: '200,000 trials: rescore', ours: rescore200.seconds, reference: run200.seconds, unit: 's', referenceLabel: 'the run that made the data, measured now', target: 'no slower than the run', met: rescore200.seconds <= run200.seconds },
   ];
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { ConfigError, type Store } from '../core/index.js';
+import { ConfigError, parseModelSpec, type Store } from '../core/index.js';
 import { executeTrials } from '../engine/execute.js';
 import { pricedCosts } from '../engine/pricing.js';
 import { aggregatePanels, planJudgeTrials, type JudgeSummary } from './judge/index.js';
@@ -32,7 +32,14 @@ export async function rescoreScenario(store: Store, runId: string, o: { file?: s
   if (!file || !existsSync(file)) {
     throw new ConfigError([{ field: '--scenario', message: `the scenario file of run ${runId} (${file ?? 'unknown'}) is not there; name it with --scenario FILE` }]);
   }
-  const scenario = loadScenario(file);
+  // The run's own model bindings (the `--model` overrides it was made with, every swept variant):
+  // judge trials are identified by the judge's spec, so the file alone would name other judges.
+  const bindings = new Map<string, Set<string>>();
+  for (const v of stored?.variants ?? []) {
+    for (const [alias, m] of Object.entries(v.models)) (bindings.get(alias) ?? bindings.set(alias, new Set()).get(alias)!).add(m.spec);
+  }
+  const models = [...bindings].flatMap(([alias, specs]) => [...specs].map(spec => ({ ...parseModelSpec(spec), alias })));
+  const scenario = loadScenario(file, { models });
   const dialogues = (await store.listTrials(runId)).filter(t => t.target === undefined);
   const judges = planJudgeTrials(scenario, dialogues);
   await store.saveTrials(judges);

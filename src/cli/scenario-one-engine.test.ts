@@ -1,0 +1,63 @@
+import { mkdtempSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from './testing/run-cli.js';
+import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map(s => s.close()));
+});
+
+const scenario = new URL('../../scenarios/socratic-problem-solving.yaml', import.meta.url).pathname;
+const verdict = '<json>{"withholds_answer": true, "questioning": 4, "adaptivity": 3, "student_reasoning": 4, "encouragement": {"score": 5, "reason": "kind"}}</json>';
+
+describe('a scenario run is one engine run', () => {
+  it('stores one call record per request the server got (judges included); a re-run, rescore and report ask nothing', async () => {
+    // Tutor, learner and both judges are served by one local server.
+    const server = await startOpenAICompatibleServer({
+      reply: req => {
+        const model = (req.body as { model: string }).model;
+        const text = model.startsWith('judge') ? verdict : `${model} says: what do you notice next?`;
+        return { status: 200, body: openAIChatBody({ text, usage: { prompt_tokens: 20, completion_tokens: 8 } }) };
+      },
+    });
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-one-engine-'));
+    const store = `sqlite:${join(cwd, 'p.db')}`;
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
+    const args = ['scenario', 'run', scenario, '--model', 'teacher=openai:tutor', '--model', 'student=openai:learner',
+      '--model', 'judge_a=openai:judge-a', '--model', 'judge_b=openai:judge-b', '--store', store];
+    const first = await runCli(args, { cwd, env });
+    expect(first.code, first.stderr).toBe(0);
+    const runId = first.stdout.trim().split('\n').at(-1)!;
+
+    const db = new Database(join(cwd, 'p.db'), { readonly: true });
+    const calls = db.prepare('SELECT COUNT(*) AS n FROM calls WHERE run_id = ?').get(runId) as { n: number };
+    const judgeCalls = db.prepare(`SELECT COUNT(*) AS n FROM calls WHERE run_id = ? AND json_extract(request, '$.context.role') = 'judge'`).get(runId) as { n: number };
+    const judgments = db.prepare('SELECT COUNT(*) AS n FROM judgments WHERE run_id = ?').get(runId) as { n: number };
+    db.close();
+    const judgeRequests = server.requests.filter(r => (r.body as { model: string }).model.startsWith('judge')).length;
+    expect(calls.n).toBe(server.requests.length);
+    // 12 dialogues x 2 judges x 2 repeats, each one request and one stored call and Judgment.
+    expect(judgeRequests).toBe(48);
+    expect(judgeCalls.n).toBe(48);
+    expect(judgments.n).toBe(48);
+
+    const before = server.requests.length;
+    expect((await runCli(args, { cwd, env })).code).toBe(0);
+    const rescored = await runCli(['rescore', runId, '--store', store], { cwd, env });
+    expect(rescored.code, rescored.stderr).toBe(0);
+    expect(rescored.stdout).toMatch(/rescored 48 judgment\(s\) of scn-[0-9a-f]+ from stored judge calls; 12 dialogue\(s\) with a panel score/);
+    const report = await runCli(['report', runId, '--store', store, '--format', 'md', '--out', 'r.md'], { cwd, env });
+    expect(report.code, report.stderr).toBe(0);
+    expect(server.requests.length).toBe(before);
+    // The scenario report, not an empty suite report.
+    const md = readFileSync(join(cwd, 'r.md'), 'utf8');
+    expect(md).toContain('socratic');
+    expect(md).toMatch(/Personalisation/);
+  });
+});
