@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../store/index.js';
+import { claimRunTrials, processAlive } from './claims.js';
+
+describe('processAlive', () => {
+  it('is false for a zombie (killed, not yet reaped), which signal 0 still reaches', async () => {
+    // The shell starts a short sleep, prints its pid and becomes a long sleep that never reaps it.
+    const parent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const pid = Number(await new Promise<string>(resolve => parent.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()))));
+    await new Promise(resolve => setTimeout(resolve, 400));
+    try {
+      expect(() => process.kill(pid, 0)).not.toThrow();
+      expect(processAlive(pid)).toBe(false);
+      expect(processAlive(process.pid)).toBe(true);
+    } finally {
+      parent.kill();
+    }
+  });
+});
+
+describe('claimRunTrials', () => {
+  it('refuses a run a live process holds, takes a dead (or zombie) holder\'s claims at once, and releases', async () => {
+    const store = await openStore('sqlite::memory:');
+    const first = await claimRunTrials(store, 'r', ['a', 'b'], { pid: 111, host: 'h', isAlive: () => true });
+    expect([...first.trialIds]).toEqual(['a', 'b']);
+    await expect(claimRunTrials(store, 'r', ['a', 'b'], { pid: 222, host: 'h', isAlive: () => true })).rejects.toThrow(/run r is being run by process 111 on h/);
+    const taken = await claimRunTrials(store, 'r', ['a', 'b'], { pid: 222, host: 'h', isAlive: pid => pid !== 111 });
+    expect([...taken.trialIds]).toEqual(['a', 'b']);
+    // On another host nothing says the holder is dead: its claims hold until they expire.
+    await expect(claimRunTrials(store, 'r', ['a'], { pid: 333, host: 'other', isAlive: () => false })).rejects.toThrow(/process 222 on h/);
+    await taken.release();
+    expect(await store.listClaimHolders('r')).toEqual([]);
+  });
+
+  it('notices when a renewal finds its claims taken over, so the worker stops', async () => {
+    const store = await openStore('sqlite::memory:');
+    let lost = false;
+    const held = await claimRunTrials(store, 'r', ['a'], { pid: 1, host: 'h', ttlMs: 30, onLost: () => { lost = true; } });
+    await store.claimTrials('r', { workerId: 'thief', pid: 2, host: 'elsewhere' }, ['a'], Date.now() - 1);
+    await store.releaseClaims('r', held.worker.workerId);
+    await new Promise(resolve => setTimeout(resolve, 60));
+    expect(lost).toBe(true);
+    expect(held.lost).toBe(true);
+    await held.release();
+  });
+});
