@@ -21,7 +21,10 @@ export interface RunConfig {
   tests?: string[];
   /** Aliases of the models that declared themselves baselines (reports label them). */
   baselines?: string[];
-  /** Upper bound on generated tokens sent with every request that sets none (the cost cap reserves it). */
+  /**
+   * Upper bound on generated tokens sent with every request that sets none, so the cost cap
+   * reserves each call's worst case. Runs stored before it existed have none (and send none).
+   */
   maxTokens?: number;
 }
 

@@ -22,6 +22,11 @@ export interface ExecuteOptions {
   cost: CostModel;
   /** Hard cap on the run's total spend in USD, resumed sessions included. */
   costCapUsd?: number;
+  /**
+   * Upper bound on generated tokens sent with every request that sets none, so the cost cap can
+   * reserve each call's worst case (the run stores it; runs stored without one send none).
+   */
+  maxTokens?: number;
   /** The worker pool a trial runs in (by provider, say) and its size. */
   poolOf(trial: Trial): { name: string; size: number };
   /** Answer from earlier identical requests (default true). */
@@ -112,7 +117,10 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         return finish('done', decision.scores ? { scores: decision.scores } : {});
       }
       const { spec, endpoint } = o.identityOf(decision.model);
-      const hash = requestHash(spec, endpoint, decision.request, decision.distinct);
+      const request = o.maxTokens !== undefined && decision.request.params.maxTokens === undefined
+        ? { ...decision.request, params: { ...decision.request.params, maxTokens: o.maxTokens } }
+        : decision.request;
+      const hash = requestHash(spec, endpoint, request, decision.distinct);
       const prior = previous[index];
       if (prior && prior.requestHash === hash) {
         if (prior.status === 'ok' && prior.result) {
@@ -128,7 +136,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       if (stoppedBy) return finish('pending');
       const model = o.models.get(decision.model);
       if (!model) throw new Error(`step ${step.name} asked for model "${decision.model}", which the run does not have`);
-      const called = await callModel({ trial, step: index, alias: decision.model, spec, model, request: decision.request, hash });
+      const called = await callModel({ trial, step: index, alias: decision.model, spec, model, request, hash });
       if (called.type === 'stopped') {
         stop(called.reason);
         return finish('pending');

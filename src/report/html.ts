@@ -135,7 +135,7 @@ svg text{font-size:11px;fill:#333}.bm{fill:#4a78c2}.bb{fill:#b9c2cf}.wh{stroke:#
 span.warn{color:#8a4b00}figure{display:inline-block;margin:0 1rem 1rem 0}figcaption{font-weight:600}section.model{border-top:2px solid #d5d9e0;margin-top:1.5rem}
 </style></head><body>
 <h1>Paideia report</h1>
-<p>Run <code>${e(d.runId)}</code> · status <b>${e(d.status)}</b> · ${d.config.repeats} repeat(s) · seed ${d.config.seed} · suites ${e(d.config.suites.join(', '))} · generated ${e(d.generatedAt)}</p>
+<p>Run <code>${e(d.runId)}</code> · status <b>${e(d.status)}</b> · ${d.config.repeats} repeat(s) · seed ${d.config.seed} · max_tokens ${d.config.params.maxTokens ?? d.config.maxTokens ?? 'not sent'} · suites ${e(d.config.suites.join(', '))} · generated ${e(d.generatedAt)}</p>
 <nav>Models: ${d.models.map(m => `<a href="#${modelAnchor(m.alias)}">${e(m.alias)}</a>`).join(' · ')}</nav>
 <h2>Scores</h2>
 <p>Mean score per item (in %; an item's score is the mean of its repeats) with a 95% ${d.interval.method} interval over items (${d.interval.resamples} resamples, seed ${d.interval.seed}) and n, the number of scored items. Failed calls are counted apart and never scored as wrong; unscored answers are excluded from means. Baselines mark the floor and the ceiling; n/a marks a test a model was not run on (baseline:random answers closed exercises only).</p>

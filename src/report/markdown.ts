@@ -61,7 +61,7 @@ export function renderMarkdown(d: ReportData): string {
   const judgesUnpriced = d.explanations?.judges.some(j => d.unpriced.includes(j.spec)) ?? false;
   const lines = [
     `# Paideia report ${cellText(d.runId)}`, '',
-    `Status ${d.status}; ${d.config.repeats} repeat(s); seed ${d.config.seed}; scores in % with 95% ${d.interval.method} intervals over items (${d.interval.resamples} resamples).`, '',
+    `Status ${d.status}; ${d.config.repeats} repeat(s); seed ${d.config.seed}; max_tokens ${d.config.params.maxTokens ?? d.config.maxTokens ?? 'not sent'}; scores in % with 95% ${d.interval.method} intervals over items (${d.interval.resamples} resamples).`, '',
     `| test | ${names.join(' | ')} |`, `|---|${names.map(() => '---').join('|')}|`,
     ...d.rows.map(r => `| ${cellText(r.label)} | ${d.models.map(m => score(cellAt(d, m.alias, r))).join(' | ')} |`), '',
     ...(splitTests.length ? [`${cellText(splitTests.join(', '))}: the items span several languages, so each language has its own row, n and interval (no pooled score).`, ''] : []),

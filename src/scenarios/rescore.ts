@@ -50,6 +50,7 @@ export async function rescoreScenario(store: Store, runId: string, o: { file?: s
     stepOf: scenarioSteps(scenario),
     identityOf: alias => ({ spec: specs.find(s => s.alias === alias)?.spec ?? alias, endpoint: endpoints.get(alias) }),
     cost: pricedCosts(run.prices, specs, alias => endpoints.get(alias)),
+    ...(run.config.maxTokens !== undefined ? { maxTokens: run.config.maxTokens } : {}),
     poolOf: () => ({ name: 'scenario', size: 64 }),
   });
   const panel = await aggregatePanels(store, runId, scenario);

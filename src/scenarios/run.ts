@@ -2,6 +2,7 @@ import type { Env } from '../core/env.js';
 import { PAIDEIA_VERSION } from '../core/version.js';
 import { contentHash, type ChatModel, type PriceTable, type RunRecord, type StepKind, type Store, type Trial } from '../core/index.js';
 import { executeTrials } from '../engine/execute.js';
+import { DEFAULT_MAX_TOKENS } from '../engine/limits.js';
 import type { RunEvent } from '../engine/events.js';
 import { pricedCosts } from '../engine/pricing.js';
 import { loadPriceTable } from '../providers/pricing.js';
@@ -126,6 +127,8 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
       suites: [scenario.file], itemHashes: scenario.tasks.map(t => t.hash).sort(), models: specs,
       repeats, seed: scenario.globals.seed, params: {}, tests: [scenarioTest(scenario)], ...(baselines.length ? { baselines } : {}),
       ...(Object.keys(endpoints).length ? { endpoints } : {}),
+      // Every request carries a max_tokens (a model's own params win), so the cap reserves its worst case.
+      maxTokens: DEFAULT_MAX_TOKENS,
     },
   });
   const dialogues = planScenarioTrials(scenario, runId, repeats);
@@ -146,7 +149,9 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
   const summary = await executeTrials({
     store, runId, trials, stepOf: steps, models,
     identityOf: alias => ({ spec: specs.find(s => s.alias === alias)!.spec, endpoint: models.get(alias)?.endpoint }),
-    cost: pricedCosts(prices, specs, alias => models.get(alias)?.endpoint), ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
+    cost: pricedCosts(prices, specs, alias => models.get(alias)?.endpoint),
+    // The stored run's: a run stored before max_tokens defaults existed keeps sending none.
+    ...(run.config.maxTokens !== undefined ? { maxTokens: run.config.maxTokens } : {}), ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
     // Dialogues and judges share the scenario's concurrency, as one pool.
     poolOf: () => ({ name: 'scenario', size: scenario.globals.concurrency }),
     retryErrors: o.retryErrors ?? false,

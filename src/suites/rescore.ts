@@ -35,6 +35,7 @@ export async function rescoreSuite(store: Store, runId: string, tests: ReadonlyM
     stepOf: suiteSteps({ run, items, tests, scorers, judging }),
     identityOf: alias => ({ spec: specs.find(s => s.alias === alias)?.spec ?? alias, endpoint: endpoints[alias] }),
     cost: pricedCosts(run.prices, specs, alias => endpoints[alias]),
+    ...(run.config.maxTokens !== undefined ? { maxTokens: run.config.maxTokens } : {}),
     poolOf: t => ({ name: parseModelSpec(t.modelSpec).provider, size: 64 }),
   });
   const explanations = judging ? await scoreExplanations(store, runId, judging) : undefined;

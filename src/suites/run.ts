@@ -4,6 +4,7 @@ import {
   type RunRecord, type StepKind, type Store, type TestDefinition, type Trial, type VersionedItem,
 } from '../core/index.js';
 import { executeTrials } from '../engine/execute.js';
+import { DEFAULT_MAX_TOKENS } from '../engine/limits.js';
 import type { RunEvent, RunSummary } from '../engine/events.js';
 import { pricedCosts } from '../engine/pricing.js';
 import type { ScorerRegistry } from '../scoring/registry.js';
@@ -16,6 +17,8 @@ import { ITEM_STEP, planTrials } from './plan.js';
 
 /** Run kind of item-suite runs. */
 export const SUITE_RUN = 'suite';
+
+export { DEFAULT_MAX_TOKENS };
 
 export interface RunSuiteOptions {
   store: Store;
@@ -33,6 +36,8 @@ export interface RunSuiteOptions {
   createModel: (spec: ModelSpec) => ChatModel;
   prices: PriceTable;
   costCapUsd?: number;
+  /** max_tokens of every request that sets none (default DEFAULT_MAX_TOKENS); `params.maxTokens` wins. */
+  maxTokens?: number;
   useCache?: boolean;
   retryErrors?: boolean;
   /** Continue this stored run (its stored config and items; flags that change the plan are ignored). */
@@ -86,7 +91,8 @@ export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
   const summary = await executeTrials({
     store: o.store, runId: run.id, trials, stepOf, models,
     identityOf: alias => ({ spec: specs.find(s => s.alias === alias)!.spec, endpoint: endpoints[alias] ?? models.get(alias)?.endpoint }),
-    cost: pricedCosts(run.prices, specs, alias => endpoints[alias] ?? models.get(alias)?.endpoint), ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
+    cost: pricedCosts(run.prices, specs, alias => endpoints[alias] ?? models.get(alias)?.endpoint),
+    ...(run.config.maxTokens !== undefined ? { maxTokens: run.config.maxTokens } : {}), ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
     poolOf: t => { const provider = parseModelSpec(t.modelSpec).provider; return { name: provider, size: o.concurrency(provider) }; },
     useCache: o.useCache ?? true, retryErrors: o.retryErrors ?? false,
     ...(o.signal ? { signal: o.signal } : {}), ...(o.stopSignal ? { stopSignal: o.stopSignal } : {}), ...(o.onEvent ? { onEvent: o.onEvent } : {}),
@@ -160,6 +166,8 @@ async function plan(o: RunSuiteOptions): Promise<{ run: RunRecord; items: Versio
     suites: o.suites, itemHashes: [...new Set(loaded.map(v => v.hash))].sort(), models: o.models,
     ...(Object.keys(endpoints).length ? { endpoints } : {}),
     repeats: o.repeats, seed: o.seed, params: o.params, ...(o.tests ? { tests: o.tests } : {}),
+    // Every request carries a max_tokens, so the cost cap reserves each call's worst case.
+    ...(o.params.maxTokens === undefined ? { maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS } : {}),
   };
   const now = new Date().toISOString();
   const run = await o.store.openRun({
