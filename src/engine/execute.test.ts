@@ -90,25 +90,6 @@ async function setup(m: ChatModel, t: TestDefinition = test, over: Partial<Execu
   return { store, trials, options };
 }
 
-describe('planTrials', () => {
-  it('is deterministic for a seed, dedups identical items and gives each repeat its own seed', () => {
-    const tests = new Map([[test.name, test]]);
-    const models = [{ alias: 'a', provider: 'baseline' as const, model: 'gold', spec: 'baseline:gold' as const }];
-    const a = planTrials({ runId: 'r', items: [...items, items[0]!], models, tests, repeats: 3, seed: 5, params: {} });
-    const b = planTrials({ runId: 'r', items, models, tests, repeats: 3, seed: 5, params: {} });
-    const c = planTrials({ runId: 'r', items, models, tests, repeats: 3, seed: 6, params: {} });
-    expect(a).toEqual(b);
-    expect(a).toHaveLength(12);
-    expect(new Set(a.map(t => t.id)).size).toBe(12);
-    expect(c.map(t => t.itemId)).not.toEqual(a.map(t => t.itemId));
-    expect(new Set(a.filter(t => t.itemId === 'bean').map(t => t.seed)).size).toBe(3);
-  });
-  it('names the file and line of an item whose test is unknown', () => {
-    const odd = { ...items[0]!, item: { ...items[0]!.item, test: 'nope' }, file: 's.jsonl', line: 4 };
-    expect(() => planTrials({ runId: 'r', items: [odd], models: [], tests: new Map([[test.name, test]]), repeats: 1, seed: 1, params: {} }))
-      .toThrow(/s\.jsonl:4, field "test": unknown test "nope"/);
-  });
-});
 
 describe('executeRun', () => {
   it('runs, stores every call, scores, and makes no call on a re-run', async () => {
@@ -200,19 +181,6 @@ describe('executeRun', () => {
   });
 });
 
-describe('planTrials applicability', () => {
-  it('does not plan pairs a model cannot answer', () => {
-    const models = [
-      { alias: 'a', provider: 'baseline' as const, model: 'random', spec: 'baseline:random' as const },
-      { alias: 'b', provider: 'openai' as const, model: 'm', spec: 'openai:m' as const },
-    ];
-    const trials = planTrials({
-      runId: 'r', items, models, tests: new Map([[test.name, test]]), repeats: 1, seed: 1, params: {},
-      applicable: (m, v) => m.alias === 'b' || v.item.id === 'cat',
-    });
-    expect(trials.map(t => `${t.modelAlias}:${t.itemId}`).sort()).toEqual(['a:cat', 'b:bean', 'b:cat', 'b:iarnród', 'b:teach']);
-  });
-});
 
 describe('executeRun cost cap', () => {
   it('charges a response without usage its estimate, so a cap still holds', async () => {

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { contentHash, type Item, type TestDefinition, type VersionedItem } from '../core/index.js';
+import { planTrials } from './plan.js';
+
+const items: VersionedItem[] = ['iarnród:iarnróid', 'bean:mná', 'cat:cait', 'teach:tí'].map(pair => {
+  const [lemma, form] = pair.split(':') as [string, string];
+  const item: Item = {
+    id: lemma, test: 'grammar_forms', language: 'ga', input: { lemma }, accepted: [form], source: 'test',
+    licence: 'ODbL-1.0', evidence: 'bunamo-form', visibility: 'public', contamination: 'public-source', human_checked: false,
+  };
+  return { item, hash: contentHash(item) };
+});
+
+const test: TestDefinition = {
+  name: 'grammar_forms', promptVersion: 'v1', description: 'form',
+  render: (item, previous) => (previous.length ? null : { messages: [{ role: 'user', content: String(item.input.lemma) }], params: {}, hints: { gold: item.accepted![0]! } }),
+  scorers: [],
+};
+
+describe('planTrials', () => {
+  it('is deterministic for a seed, dedups identical items and gives each repeat its own seed', () => {
+    const tests = new Map([[test.name, test]]);
+    const models = [{ alias: 'a', provider: 'baseline' as const, model: 'gold', spec: 'baseline:gold' as const }];
+    const a = planTrials({ runId: 'r', items: [...items, items[0]!], models, tests, repeats: 3, seed: 5, params: {} });
+    const b = planTrials({ runId: 'r', items, models, tests, repeats: 3, seed: 5, params: {} });
+    const c = planTrials({ runId: 'r', items, models, tests, repeats: 3, seed: 6, params: {} });
+    expect(a).toEqual(b);
+    expect(a).toHaveLength(12);
+    expect(new Set(a.map(t => t.id)).size).toBe(12);
+    expect(c.map(t => t.itemId)).not.toEqual(a.map(t => t.itemId));
+    expect(new Set(a.filter(t => t.itemId === 'bean').map(t => t.seed)).size).toBe(3);
+  });
+  it('names the file and line of an item whose test is unknown', () => {
+    const odd = { ...items[0]!, item: { ...items[0]!.item, test: 'nope' }, file: 's.jsonl', line: 4 };
+    expect(() => planTrials({ runId: 'r', items: [odd], models: [], tests: new Map([[test.name, test]]), repeats: 1, seed: 1, params: {} }))
+      .toThrow(/s\.jsonl:4, field "test": unknown test "nope"/);
+  });
+});
+
+describe('planTrials applicability', () => {
+  it('does not plan pairs a model cannot answer', () => {
+    const models = [
+      { alias: 'a', provider: 'baseline' as const, model: 'random', spec: 'baseline:random' as const },
+      { alias: 'b', provider: 'openai' as const, model: 'm', spec: 'openai:m' as const },
+    ];
+    const trials = planTrials({
+      runId: 'r', items, models, tests: new Map([[test.name, test]]), repeats: 1, seed: 1, params: {},
+      applicable: (m, v) => m.alias === 'b' || v.item.id === 'cat',
+    });
+    expect(trials.map(t => `${t.modelAlias}:${t.itemId}`).sort()).toEqual(['a:cat', 'b:bean', 'b:cat', 'b:iarnród', 'b:teach']);
+  });
+});
