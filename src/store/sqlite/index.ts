@@ -108,6 +108,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
     const batch = queue;
     queue = [];
     if (batch.length === 0) return;
+    fencedInBatch = new Set();
     try {
       db.transaction(() => batch.forEach(w => w.write()))();
       uncommitted.clear();
@@ -115,6 +116,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
     } catch {
       // One bad write (a lost claim) must not fail the others: retry each on its own.
       for (const w of batch) {
+        fencedInBatch = new Set();
         try {
           db.transaction(w.write)();
           w.resolve();
@@ -141,10 +143,15 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
     flush();
     return fn();
   };
+  // Within one group commit a trial's claim cannot change hands: check each trial once per commit.
+  let fencedInBatch = new Set<string>();
   const fenced = (runId: string, trialId: string, fence: WriteFence | undefined) => {
     if (!fence) return;
+    const key = `${runId}\u0000${trialId}\u0000${fence.workerId}`;
+    if (fencedInBatch.has(key)) return;
     const row = st().claimOf.get(runId, trialId) as Row | undefined;
     if (row?.worker_id !== fence.workerId) throw new ClaimLostError(runId, trialId);
+    fencedInBatch.add(key);
   };
 
   return {
@@ -196,7 +203,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
     async saveTrials(trials: Trial[]) {
       read(() => db.transaction(() => {
         for (const t of trials) {
-          st().insertTrial.run(trialRow(t));
+          st().insertTrial.run(...trialRow(t));
           st().insertRunItem.run(t.runId, t.itemHash);
         }
       })());
@@ -358,7 +365,7 @@ function prepare(db: Database.Database) {
     runItems: db.prepare(`SELECT i.hash, i.body, ri.file, ri.line FROM run_items ri JOIN items i ON i.hash = ri.item_hash
       WHERE ri.run_id = ? ORDER BY i.id, i.hash`),
     insertTrial: db.prepare(`INSERT INTO trials (run_id, id, idx, item_id, item_hash, test, model_alias, model_spec, prompt_version, repeat, seed, kind, variant, target)
-      VALUES (@run_id, @id, @idx, @item_id, @item_hash, @test, @model_alias, @model_spec, @prompt_version, @repeat, @seed, @kind, @variant, @target) ON CONFLICT DO NOTHING`),
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
     trials: db.prepare('SELECT * FROM trials WHERE run_id = ? ORDER BY idx'),
     statuses: db.prepare('SELECT id, status FROM trials WHERE run_id = ? AND status IS NOT NULL'),
     setTrialStatus: db.prepare('UPDATE trials SET status = ? WHERE run_id = ? AND id = ?'),
