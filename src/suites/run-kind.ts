@@ -73,7 +73,7 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
   if (unpriced.length && c.costCapUsd !== undefined) {
     throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${table.source}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
   }
-  if (unpriced.length) warn(`no price for ${unpriced.join(', ')}; their cost is counted as $0 (give --prices FILE)`);
+  if (unpriced.length) warn(`no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)`);
   if (stored && c.baseUrl && Object.values(stored.config.endpoints ?? {}).some(e => e !== c.baseUrl!.replace(/\/+$/, ''))) {
     warn(`--base-url is ignored on resume; run ${stored.id} goes back to its stored endpoints (${Object.entries(stored.config.endpoints ?? {}).map(([a, e]) => `${a} at ${e}`).join(', ')})`);
   }
