@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ProviderCallError, type ChatModel, type ChatRequest, type Item, type Scorer, type TestDefinition, type VersionedItem,
+  ProviderCallError, type ChatModel, type ChatRequest, type Item, type Scorer, type TestDefinition,
 } from '../core/index.js';
-import { contentHash } from '../core/index.js';
 import { openStore } from '../store/index.js';
 import { itemStep } from '../suites/item-step.js';
 import { planTrials } from '../suites/plan.js';
 import type { CostModel } from './call.js';
 import { executeTrials } from './execute.js';
+import { fourNouns as items, lemmaTest as test } from '../suites/testing/four-nouns.js';
 
 /** The engine run over item trials, as a suite run drives it. */
 interface ExecuteOptions {
@@ -39,20 +39,6 @@ function executeRun(o: ExecuteOptions) {
   });
 }
 
-const items: VersionedItem[] = ['iarnród:iarnróid', 'bean:mná', 'cat:cait', 'teach:tí'].map(pair => {
-  const [lemma, form] = pair.split(':') as [string, string];
-  const item: Item = {
-    id: lemma, test: 'grammar_forms', language: 'ga', input: { lemma }, accepted: [form], source: 'test',
-    licence: 'ODbL-1.0', evidence: 'bunamo-form', visibility: 'public', contamination: 'public-source', human_checked: false,
-  };
-  return { item, hash: contentHash(item) };
-});
-
-const test: TestDefinition = {
-  name: 'grammar_forms', promptVersion: 'v1', description: 'form',
-  render: (item, previous) => (previous.length ? null : { messages: [{ role: 'user', content: String(item.input.lemma) }], params: {}, hints: { gold: item.accepted![0]! } }),
-  scorers: [],
-};
 const twoStep: TestDefinition = { ...test, render: (item, prev) => (prev.length >= 2 ? null : { messages: [{ role: 'user', content: `${item.input.lemma}#${prev.length}` }], params: {} }) };
 
 const equals: Scorer = {

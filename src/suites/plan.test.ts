@@ -1,21 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { contentHash, type Item, type TestDefinition, type VersionedItem } from '../core/index.js';
 import { planTrials } from './plan.js';
+import { fourNouns as items, lemmaTest as test } from './testing/four-nouns.js';
 
-const items: VersionedItem[] = ['iarnród:iarnróid', 'bean:mná', 'cat:cait', 'teach:tí'].map(pair => {
-  const [lemma, form] = pair.split(':') as [string, string];
-  const item: Item = {
-    id: lemma, test: 'grammar_forms', language: 'ga', input: { lemma }, accepted: [form], source: 'test',
-    licence: 'ODbL-1.0', evidence: 'bunamo-form', visibility: 'public', contamination: 'public-source', human_checked: false,
-  };
-  return { item, hash: contentHash(item) };
-});
-
-const test: TestDefinition = {
-  name: 'grammar_forms', promptVersion: 'v1', description: 'form',
-  render: (item, previous) => (previous.length ? null : { messages: [{ role: 'user', content: String(item.input.lemma) }], params: {}, hints: { gold: item.accepted![0]! } }),
-  scorers: [],
-};
 
 describe('planTrials', () => {
   it('is deterministic for a seed, dedups identical items and gives each repeat its own seed', () => {
