@@ -1,6 +1,6 @@
 import { ConfigError, type RunRecord, type Store } from '../core/index.js';
 import { buildReportData, onlyModel, renderReport, type ReportFormat } from '../report/index.js';
-import { renderScenarioHtml, renderScenarioReport } from '../report/scenario/index.js';
+import { renderScenarioText } from '../report/scenario/index.js';
 import { scenarioReport } from '../scenarios/index.js';
 import { rescoreScenario } from '../scenarios/rescore.js';
 import { rescoreSuite } from '../suites/rescore.js';
@@ -40,7 +40,7 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
     async report(store, run, o) {
       if (o.model !== undefined) throw new ConfigError([{ field: '--model', message: 'model pages are for suite runs; a scenario report already has a section per model (drop --model)' }]);
       const report = await scenarioReport(store, run.id);
-      return o.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : o.format === 'html' ? renderScenarioHtml(report) : renderScenarioReport(report);
+      return renderScenarioText(report, o.format);
     },
   },
 };

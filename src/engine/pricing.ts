@@ -1,4 +1,4 @@
-import type { ModelSpec, PriceTable } from '../core/index.js';
+import { ConfigError, type ModelSpec, type PriceTable } from '../core/index.js';
 import { costOf, estimateCost, priceFor } from '../providers/pricing.js';
 import type { CostModel } from './call.js';
 
@@ -24,4 +24,16 @@ export function pricedCosts(
       return p ? estimateCost(p, request) : 0;
     },
   };
+}
+
+/**
+ * The specs among `specs` that `prices` cannot price; with a cost cap, any is bad input (exit 2):
+ * a cap cannot hold for a model whose price is unknown, so the run is refused rather than under-counted.
+ */
+export function unpricedForCap(prices: PriceTable, specs: ReadonlyArray<string>, capUsd: number | undefined): string[] {
+  const unpriced = [...new Set(specs)].filter(spec => !priceFor(prices, spec));
+  if (capUsd !== undefined && unpriced.length) {
+    throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${prices.source}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
+  }
+  return unpriced;
 }

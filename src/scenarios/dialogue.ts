@@ -1,8 +1,4 @@
-import { eachCall, latestCalls } from '../engine/history.js';
-
-export { latestCalls };
-
-import type { CallRecord } from '../core/call-record.js';
+import { latestCallsOf } from '../engine/history.js';
 import type { JsonValue } from '../core/json.js';
 import type { Store } from '../core/store.js';
 import type { Trial } from '../core/trial.js';
@@ -51,11 +47,7 @@ export async function loadStoredDialogues(store: Store, runId: string): Promise<
   const [trials, metas] = await Promise.all([store.listTrials(runId), store.listArtifacts(runId, DIALOGUE_KIND)]);
   const metaOf = new Map(metas.map(m => [m.key, m.value as unknown as DialogueMeta]));
   // Only the dialogues' own calls (not their judges'), a page at a time.
-  const byTrial = new Map<string, CallRecord[]>();
-  for await (const c of eachCall(store, runId)) {
-    if (!metaOf.has(c.trialId)) continue;
-    (byTrial.get(c.trialId) ?? byTrial.set(c.trialId, []).get(c.trialId)!)[c.step] = c;
-  }
+  const byTrial = await latestCallsOf(store, runId, new Set(metaOf.keys()));
   const out = new Map<string, StoredDialogue>();
   for (const trial of trials) {
     const meta = metaOf.get(trial.id);

@@ -4,7 +4,7 @@ export { parseDirection, tokenize, DirectionSyntaxError, type ParsedDirection } 
 export { bindRouter, ROUTER_NAMES, type RouteContext, type BoundRouter } from './routers.js';
 export { memoryWindow, stripReasoning, type DialogueMessage, type MemorySettings } from './memory.js';
 export { parseCsv, CsvSyntaxError } from './csv.js';
-export { runScenario, scenarioSteps, SCENARIO_RUN, planScenarioTrials, scenarioRunId, scenarioTest, type RunScenarioOptions, type ScenarioRunSummary, type ScenarioEvent } from './run.js';
+export { runScenario, scenarioSteps, scenarioSpecs, SCENARIO_RUN, planScenarioTrials, scenarioRunId, scenarioTest, type RunScenarioOptions, type ScenarioRunSummary, type ScenarioEvent } from './run.js';
 export { aggregatePanels, panelScore, panelScorerName, planJudgeTrials, scenarioJudgeStep, SCENARIO_JUDGE_STEP, type JudgeSummary } from './judge/index.js';
 export { dialogueStep, walkDialogue, DIALOGUE_STEP } from './dialogue-step.js';
 export { aggregate, scoredFields, weightedScore } from './judge/score.js';

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { ConfigError, parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
-import { loadPriceTable, priceFor } from '../providers/pricing.js';
+import { parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
+import { loadPriceTable } from '../providers/pricing.js';
+import { unpricedForCap } from '../engine/pricing.js';
 import { loadScenario } from './load.js';
-import { SCENARIO_RUN, runScenario, type ScenarioRunSummary } from './run.js';
+import { SCENARIO_RUN, runScenario, scenarioSpecs, type ScenarioRunSummary } from './run.js';
 
 /** A scenario run as a library user, the CLI or the web app describes it. */
 export const ScenarioRunConfigSchema = z.strictObject({
@@ -35,11 +36,7 @@ export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchem
   });
   for (const message of scenario.warnings) ctx.onEvent({ type: 'warning', message });
   const prices = loadPriceTable(c.prices);
-  // A cap cannot hold for a model whose price is unknown: refuse rather than under-count.
-  const unpriced = [...new Set(scenario.variants.flatMap(v => [...v.models.values()].map(m => m.spec.spec)))].filter(spec => !priceFor(prices, spec));
-  if (c.costCapUsd !== undefined && unpriced.length) {
-    throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${prices.source}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
-  }
+  unpricedForCap(prices, scenarioSpecs(scenario), c.costCapUsd);
   const { run, summary } = await runScenario({
     scenario, store: ctx.store, ...(c.repeats ? { repeats: c.repeats } : {}), judge: c.judge, retryErrors: c.retryErrors, prices,
     ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}), ...(ctx.env ? { env: ctx.env } : {}),

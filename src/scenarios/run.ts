@@ -185,6 +185,11 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
   return { run: { ...run, status }, summary: out };
 }
 
+/** Every model spec a scenario binds, in every swept variant (agents and judges). */
+export function scenarioSpecs(scenario: Scenario): string[] {
+  return scenario.variants.flatMap(v => [...v.models.values()].map(m => m.spec.spec));
+}
+
 /** The step kinds of a scenario run: dialogues, and judges when the file has an evaluation. */
 export function scenarioSteps(scenario: Scenario): (t: Trial) => StepKind {
   const steps = new Map<string, StepKind>([[DIALOGUE_STEP, dialogueStep(scenario)]]);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, parseModelSpec, type ChatParams, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
 import { buildModels } from '../engine/models.js';
+import { unpricedForCap } from '../engine/pricing.js';
 import { loadPriceTable, priceFor, unpricedReason } from '../providers/pricing.js';
 import { builtInScorers } from '../scoring/builtins.js';
 import { judgeSpecs, judgingConfig, loadJudgingConfig } from './judging/config.js';
@@ -68,11 +69,7 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
   const prices = loadPriceTable(c.prices);
   const stored = c.resume ? await store.getRun(c.resume) : undefined;
   const table = stored?.prices ?? prices;
-  // A cap cannot hold for a model whose price is unknown: refuse rather than under-count.
-  const unpriced = [...(stored?.config.models ?? specs), ...(flagJudging ? judgeSpecs(flagJudging) : [])].filter(m => !priceFor(table, m.spec)).map(m => m.spec);
-  if (unpriced.length && c.costCapUsd !== undefined) {
-    throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${table.source}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
-  }
+  const unpriced = unpricedForCap(table, [...(stored?.config.models ?? specs), ...(flagJudging ? judgeSpecs(flagJudging) : [])].map(m => m.spec), c.costCapUsd);
   if (unpriced.length) warn(`no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)`);
   if (stored && c.baseUrl && Object.values(stored.config.endpoints ?? {}).some(e => e !== c.baseUrl!.replace(/\/+$/, ''))) {
     warn(`--base-url is ignored on resume; run ${stored.id} goes back to its stored endpoints (${Object.entries(stored.config.endpoints ?? {}).map(([a, e]) => `${a} at ${e}`).join(', ')})`);

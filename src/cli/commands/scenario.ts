@@ -2,9 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, stripControl } from '../../core/index.js';
-import { loadPriceTable, priceFor } from '../../providers/pricing.js';
-import { renderOverviewHtml, renderOverviewMarkdown, renderScenarioHtml, renderScenarioReport, scenarioOverview } from '../../report/scenario/index.js';
-import { loadScenario, runScenario, scenarioJsonSchema, scenarioReport, scenarioRunId, type ScenarioEvent } from '../../scenarios/index.js';
+import { loadPriceTable } from '../../providers/pricing.js';
+import { renderOverviewHtml, renderOverviewMarkdown, renderScenarioHtml, renderScenarioReport, renderScenarioText, scenarioOverview } from '../../report/scenario/index.js';
+import { unpricedForCap } from '../../engine/pricing.js';
+import { loadScenario, runScenario, scenarioSpecs, scenarioJsonSchema, scenarioReport, scenarioRunId, type ScenarioEvent } from '../../scenarios/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
@@ -49,11 +50,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
     const repeats = numberFlag('--repeats', f.repeats, positiveInt, 'a whole number >= 1');
     const costCapUsd = numberFlag('--cost-cap', f.costCap, n => Number.isFinite(n) && n >= 0, 'an amount in USD >= 0');
     const prices = loadPriceTable(f.prices);
-    // A cap cannot hold for a model whose price is unknown: refuse rather than under-count.
-    const unpriced = [...new Set(scenario.variants.flatMap(v => [...v.models.values()].map(m => m.spec.spec)))].filter(spec => !priceFor(prices, spec));
-    if (costCapUsd !== undefined && unpriced.length) {
-      throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${prices.source}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
-    }
+    unpricedForCap(prices, scenarioSpecs(scenario), costCapUsd);
     const store = await openStore(f.store);
     try {
       const expected = scenarioRunId(scenario, repeats ?? scenario.globals.repeats);
@@ -130,7 +127,7 @@ export async function scenarioReportCommand(runIds: string | string[], f: { stor
       let text: string;
       if (reports.length === 1) {
         const report = reports[0]!;
-        text = f.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : f.format === 'html' ? renderScenarioHtml(report) : renderScenarioReport(report);
+        text = renderScenarioText(report, f.format);
       } else {
         // Several runs (one per scenario, say): an overview per scenario, model and dimension first.
         const overview = scenarioOverview(reports);
