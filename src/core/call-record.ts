@@ -6,6 +6,10 @@ export interface StoredError {
   kind?: string;
   message: string;
   statusCode?: number;
+  /** True when the response body passed the size limit and was cut: nothing of it was parsed or scored. */
+  bodyTruncated?: boolean;
+  /** The kept start of a cut body (credentials redacted), for diagnosis. */
+  responseBody?: string;
 }
 
 /**

@@ -131,7 +131,12 @@ function storedError(error: unknown): StoredError {
   return {
     name: (error as Error)?.name ?? 'Error', message: (error as Error)?.message ?? String(error),
     ...(e ? { kind: e.kind } : {}), ...(e?.statusCode !== undefined ? { statusCode: e.statusCode } : {}),
+    // A cut body is kept as such (its start, flagged), so the record says what arrived.
+    ...(e?.bodyTruncated ? { bodyTruncated: true, responseBody: (e.responseBody ?? '').slice(0, MAX_STORED_BODY_CHARS) } : {}),
   };
 }
+
+/** The start of a cut body is for diagnosis, not an archive. */
+const MAX_STORED_BODY_CHARS = 2000;
 
 const now = () => new Date().toISOString();

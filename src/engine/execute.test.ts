@@ -8,6 +8,8 @@ import { planTrials } from '../suites/plan.js';
 import type { CostModel } from './call.js';
 import { executeTrials } from './execute.js';
 import { fourNouns as items, lemmaTest as test } from '../suites/testing/four-nouns.js';
+import { createOpenAICompatibleModel } from '../providers/index.js';
+import { openAIChatBody, startOpenAICompatibleServer } from '../providers/testing/fake-servers.js';
 
 /** The engine run over item trials, as a suite run drives it. */
 interface ExecuteOptions {
@@ -186,5 +188,34 @@ describe('executeRun cost cap', () => {
     expect(s.stoppedBy).toBe('cost-cap');
     expect(s.done).toBe(5);
     expect(s.spentUsd).toBeLessThanOrEqual(0.0101);
+  });
+});
+
+
+describe('executeRun with a response past the size limit', () => {
+  it('stores the call as cut (flag, reason, the kept start) and fails the trial: nothing half-read is scored', async () => {
+    // The answer would be right (the gold form) but arrives inside a body longer than the limit.
+    const server = await startOpenAICompatibleServer(() => ({ status: 200, body: openAIChatBody({ text: `${'a'.repeat(5000)}`, usage: { prompt_tokens: 5, completion_tokens: 2 } }) }));
+    try {
+      const remote = createOpenAICompatibleModel({ model: 'm', baseURL: server.baseURL, apiKey: 'sk-test-secret-key-123456', maxResponseBytes: 1000 });
+      const { store, options } = await setup(remote, test, { concurrency: () => 2 });
+      const s = await executeRun(options);
+      expect(s).toMatchObject({ done: 0, failed: 8 });
+      expect(server.requests).toHaveLength(8);
+      const calls = await store.listCalls('r');
+      expect(calls).toHaveLength(8);
+      for (const c of calls) {
+        expect(c.status).toBe('error');
+        expect(c.result).toBeUndefined();
+        expect(c.error).toMatchObject({ kind: 'too-large', bodyTruncated: true });
+        expect(c.error!.message).toMatch(/larger than the limit of 1000 bytes .*cut/);
+        expect(c.error!.responseBody!.startsWith('{')).toBe(true);
+        expect(c.error!.responseBody!.length).toBeLessThanOrEqual(1000);
+      }
+      expect(await store.listScores('r')).toEqual([]);
+      expect([...(await store.listTrialStatuses('r')).values()]).toEqual(Array(8).fill('failed'));
+    } finally {
+      await server.close();
+    }
   });
 });
