@@ -1,9 +1,11 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../index.js';
 import { storeConformance } from '../store.case.js';
+import { MIGRATIONS } from './schema.js';
 
 storeConformance('sqlite', async () => openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'paideia-')), 'p.db')}`));
 
@@ -16,6 +18,28 @@ describe('sqlite store', () => {
     const b = await openStore(`sqlite:${file}`);
     expect(await b.listArtifacts('r', 'k')).toEqual([{ key: 'x', value: 1 }]);
     await b.close();
+  });
+  it('reads a store an older Paideia wrote (schema 2) when opened read-only, migrating a copy in memory and leaving the file alone', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'paideia-')), 'old.db');
+    const old = new Database(file);
+    old.pragma('journal_mode = WAL');
+    old.exec(MIGRATIONS[0]! + MIGRATIONS[1]!);
+    old.pragma('user_version = 2');
+    old.prepare(`INSERT INTO runs VALUES ('run-old', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 'completed', ?, '{"source":"built-in","date":"2026-01-01","models":{}}', '0.0.1', NULL)`)
+      .run(JSON.stringify({ suites: ['s.jsonl'], itemHashes: ['h1'], models: [], repeats: 1, seed: 1, params: {} }));
+    old.prepare(`INSERT INTO calls (run_id, trial_id, step, request_hash, request, status, result, attempts, latency_ms, cost_usd, cached, created_at)
+      VALUES ('run-old', 't1', 0, 'rh', '{"messages":[],"params":{}}', 'ok', '{"text":"hi","warnings":[]}', 1, 5, 0.25, 0, '2026-01-01T00:00:00Z')`).run();
+    old.close();
+    chmodSync(file, 0o444);
+    const before = readFileSync(file);
+    const store = await openStore(`sqlite:${file}`, { mustExist: true, readOnly: true });
+    expect((await store.listRuns()).map(r => [r.id, r.kind, r.status])).toEqual([['run-old', 'suite', 'completed']]);
+    expect((await store.listCalls('run-old')).map(c => c.result?.text)).toEqual(['hi']);
+    expect(await store.spentUsd('run-old')).toBe(0.25);
+    await expect(store.setRunStatus('run-old', 'stopped')).rejects.toMatchObject({ fault: 'read-only' });
+    await store.close();
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(new Database(file, { readonly: true }).pragma('user_version', { simple: true })).toBe(2);
   });
   it('rejects an unknown store URL naming the flag', async () => {
     await expect(openStore('mysql://x')).rejects.toThrow(/--store.*unsupported store URL/);

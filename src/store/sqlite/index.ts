@@ -82,6 +82,14 @@ function openReadOnly(path: string): Database.Database {
   }
 }
 
+/** A writable in-memory copy of an open database (every commit, the WAL's included), marked as a rollback-journal file. */
+function inMemoryCopy(db: Database.Database): Database.Database {
+  const bytes = db.serialize();
+  db.close();
+  if (bytes[18] === 2 && bytes[19] === 2) bytes.fill(1, 18, 20);
+  return new Database(bytes);
+}
+
 /** Shortest gap between two group commits while writes keep coming. */
 const MIN_FLUSH_GAP_MS = 2;
 
@@ -90,7 +98,7 @@ const MIN_FLUSH_GAP_MS = 2;
  * (or one per batch), so a kill -9 after a promise resolves never loses it.
  */
 export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Store {
-  const db = openDatabase(path, o);
+  let db = openDatabase(path, o);
 
   let statements: ReturnType<typeof prepare> | undefined;
   const st = () => (statements ??= prepare(db));
@@ -159,12 +167,17 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
     url: `sqlite:${path}`,
     async init() {
       const version = db.pragma('user_version', { simple: true }) as number;
+      // A read-only open of a store an older Paideia wrote: migrate a copy in memory, never the file.
+      const copied = o.readOnly === true && version < MIGRATIONS.length;
+      if (copied) db = inMemoryCopy(db);
       for (let i = version; i < MIGRATIONS.length; i++) {
         db.transaction(() => {
           db.exec(MIGRATIONS[i]!);
           db.pragma(`user_version = ${i + 1}`);
         })();
       }
+      // The copy refuses writes as the file would (SQLITE_READONLY), so read-only still means it.
+      if (copied) db.pragma('query_only = 1');
       st();
     },
     async close() {
