@@ -14,6 +14,7 @@ import { registerDeck } from './commands/deck.js';
 import { registerValidity } from './commands/validity.js';
 import { EXIT_CODES as EXIT } from './exit-codes.js';
 import { endQuietlyOnClosedPipes } from './closed-pipe.js';
+import { commandHint } from './hint.js';
 
 endQuietlyOnClosedPipes();
 
@@ -47,7 +48,8 @@ try {
     process.exitCode = EXIT.badInput;
   } else if (error instanceof StoreError) {
     process.stderr.write(`error: ${stripControl(error.message)}\n`);
-    if (error.runId) process.stderr.write(`run ${error.runId} keeps everything stored before the failure; once the store is fixed, resume it with the same command (paideia run --resume ${error.runId}, or paideia scenario run <file> --resume)\n`);
+    const resume = error.storeUrl ? commandHint(['run', '--resume', error.runId ?? ''], error.storeUrl) : `paideia run --resume ${error.runId}`;
+    if (error.runId) process.stderr.write(`run ${error.runId} keeps everything stored before the failure; once the store is fixed, resume it with the same command (${resume}, or the scenario run command with --resume)\n`);
     process.exitCode = EXIT.storeFailed;
   } else if (PaideiaError.isInstance(error)) {
     process.stderr.write(`error: ${stripControl(error.message)}\n`);

@@ -125,10 +125,13 @@ export type StoreFault = 'full' | 'read-only' | 'corrupt' | 'io';
 export class StoreError extends PaideiaError {
   /** The run being written when the store failed, when there was one: the one to resume. */
   runId: string | undefined;
-  constructor(readonly fault: StoreFault, message: string, options?: { cause?: unknown; runId?: string }) {
+  /** The store's URL (no password), so a resume hint can name it. */
+  readonly storeUrl: string | undefined;
+  constructor(readonly fault: StoreFault, message: string, options?: { cause?: unknown; runId?: string; storeUrl?: string }) {
     super(message, options);
     this.name = 'StoreError';
     this.runId = options?.runId;
+    this.storeUrl = options?.storeUrl;
   }
 }
 

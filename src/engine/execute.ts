@@ -77,6 +77,10 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     spentUsd: await o.store.spentUsd(o.runId),
   });
   let stoppedBy: RunSummary['stoppedBy'];
+  // A write that failed for another reason than a lost claim (a full disk): start nothing more,
+  // let the other workers wind down, then throw it.
+  let writeFailure: { error: unknown } | undefined;
+  const halted = () => stoppedBy === 'claim-lost' || writeFailure !== undefined;
   const stop = (reason: NonNullable<RunSummary['stoppedBy']>) => {
     if (stoppedBy) return;
     stoppedBy = reason;
@@ -133,7 +137,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         }
       }
       if (o.offline) return finish('needs-call');
-      if (stoppedBy) return finish('pending');
+      if (stoppedBy || writeFailure) return finish('pending');
       const model = o.models.get(decision.model);
       if (!model) throw new Error(`step ${step.name} asked for model "${decision.model}", which the run does not have`);
       const called = await callModel({ trial, step: index, alias: decision.model, spec, model, request, hash });
@@ -168,13 +172,21 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
 
   const waves = [mine.filter(t => !o.stepOf(t).judgesTarget), mine.filter(t => o.stepOf(t).judgesTarget)];
   const done = new Set(o.trials.filter(t => statuses.get(t.id) === 'done').map(t => t.id));
-  for (const [wave, trials] of waves.entries()) {
-    // Judges run only over targets that are done (a failed dialogue is not judged).
-    const ready = wave === 0 ? trials : trials.filter(t => t.target !== undefined && done.has(t.target));
-    count.blocked += trials.length - ready.length;
-    if (stoppedBy === 'claim-lost' || ready.length === 0) continue;
-    await runPools(ready);
+  try {
+    for (const [wave, trials] of waves.entries()) {
+      // Judges run only over targets that are done (a failed dialogue is not judged).
+      const ready = wave === 0 ? trials : trials.filter(t => t.target !== undefined && done.has(t.target));
+      count.blocked += trials.length - ready.length;
+      if (halted() || ready.length === 0) continue;
+      await runPools(ready);
+    }
+  } finally {
+    listeners.forEach(off => off());
+    // Whatever ended the session, its claims go (a resume in this process must not find them
+    // held), though on a full disk even that may fail: they then expire.
+    await claims?.release().catch(() => undefined);
   }
+  if (writeFailure) throw writeFailure.error;
 
   async function runPools(trials: Trial[]): Promise<void> {
     const pools = new Map<string, { size: number; queue: Trial[] }>();
@@ -190,7 +202,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         const behind: Array<Promise<unknown>> = [];
         // After a stop, trials still finish if they need no new call (a judge with nothing to judge);
         // a worker that lost its claim writes nothing more.
-        while (stoppedBy !== 'claim-lost' && next < queue.length) {
+        while (!halted() && next < queue.length) {
           const trial = queue[next++]!;
           const r = await runTrial(trial);
           behind.push(r.committed.then(() => {
@@ -201,7 +213,10 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
             o.onEvent?.({ type: 'trial', trial, status: r.outcome, costUsd: r.costUsd, spentUsd: budget.spentUsd, ...(r.scores ? { scores: r.scores } : {}) });
           }, (error: unknown) => {
             if (error instanceof ClaimLostError) stop('claim-lost');
-            else throw error;
+            else if (!writeFailure) {
+              writeFailure = { error };
+              budget.cancel();
+            }
           }));
           if (behind.length > WRITES_BEHIND) await behind.shift();
         }
@@ -211,8 +226,6 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     }));
   }
 
-  listeners.forEach(off => off());
-  await claims?.release();
   const summary: RunSummary = {
     total: o.trials.length, done: count.done, failed: count.failed, needsCall: count.needsCall, blocked: count.blocked,
     pending: o.trials.length - count.done - count.failed - count.blocked - count.needsCall, spentUsd: budget.spentUsd, overshootUsd: budget.overshootUsd,

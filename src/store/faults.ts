@@ -26,7 +26,7 @@ export function storeError(fault: StoreFault, url: string, error: unknown): Stor
     corrupt: `the store ${url} is damaged (${detail}); Paideia will not read or write it. Restore it from a backup, or save what is readable with: sqlite3 <file> ".recover" | sqlite3 recovered.db, then use --store sqlite:recovered.db.`,
     io: `the store ${url} could not be read or written (${detail}). Everything committed before is kept; check the disk and that no other program holds the file, then run the same command again to resume.`,
   }[fault];
-  return new StoreError(fault, message, { cause: error });
+  return new StoreError(fault, message, { cause: error, storeUrl: url });
 }
 
 /** Store methods that write a run's rows. */

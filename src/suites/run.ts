@@ -143,7 +143,25 @@ async function reopen(o: RunSuiteOptions, id: string): Promise<{ run: RunRecord;
       message: `run ${run.id} called ${m.alias} at ${run.config.endpoints?.[m.alias] ?? '(no endpoint)'}, but this resume would call ${o.createModel(m).endpoint ?? '(no endpoint)'}; resume with the same endpoint or start a new run`,
     })));
   }
-  return { run, items: await o.store.listRunItems(run.id) };
+  const items = await o.store.listRunItems(run.id);
+  return { run, items: items.length < run.config.itemHashes.length ? await replan(o, run) : items };
+}
+
+/**
+ * The items of a run whose plan was never fully stored (the disk filled while planning), read
+ * again from the run's item files: the resume hint printed at that failure must work.
+ */
+async function replan(o: RunSuiteOptions, run: RunRecord): Promise<VersionedItem[]> {
+  const wanted = new Set(run.config.itemHashes);
+  const found = loadItems(run.config.suites).filter(v => wanted.delete(v.hash));
+  if (wanted.size > 0) {
+    throw new ConfigError([{
+      field: '--resume',
+      message: `the plan of run ${run.id} was not fully stored, and its item files (${run.config.suites.join(', ')}) no longer hold ${wanted.size} of its ${run.config.itemHashes.length} items; start it again with the command that made it`,
+    }]);
+  }
+  await o.store.saveItems(found);
+  return found;
 }
 
 async function plan(o: RunSuiteOptions): Promise<{ run: RunRecord; items: VersionedItem[] }> {

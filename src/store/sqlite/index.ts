@@ -18,6 +18,11 @@ const parse = <T>(v: unknown): T => JSON.parse(v as string) as T;
 export interface SqliteStoreOptions {
   /** Open for reading only (report, runs): works on a read-only file, folder or disk, and never writes. */
   readOnly?: boolean;
+  /**
+   * Largest size of the database in pages (SQLite's max_page_count); a write past it fails as on a
+   * full disk (SQLITE_FULL). Tests use it to fill the disk at a chosen point.
+   */
+  maxPages?: number;
 }
 
 /**
@@ -37,6 +42,7 @@ function openDatabase(path: string, o: SqliteStoreOptions): Database.Database {
       db.pragma('synchronous = NORMAL');
       // Fewer, larger checkpoints: each one syncs the file, and a run writes many small commits.
       db.pragma('wal_autocheckpoint = 4000');
+      if (o.maxPages !== undefined) db.pragma(`max_page_count = ${Math.floor(o.maxPages)}`);
     }
     const check = db.pragma('quick_check', { simple: false }) as Array<{ quick_check: string }>;
     const problems = check.map(r => r.quick_check).filter(r => r !== 'ok');
