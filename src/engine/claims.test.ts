@@ -44,4 +44,24 @@ describe('claimRunTrials', () => {
     expect(held.lost).toBe(true);
     await held.release();
   });
+
+  it('after a pause longer than half the lease counts as stale, and confirming finds out whether the claims are still held', async () => {
+    const store = await openStore('sqlite::memory:');
+    // A clock the test moves: the claims expire when it says, so a pause is a jump of it.
+    let clock = Date.now() - 3_600_000;
+    const held = await claimRunTrials(store, 'r', ['a', 'b'], { pid: 1, host: 'h', ttlMs: 10_000, now: () => clock });
+    expect(held.stale).toBe(false);
+    clock += 6_000;
+    expect(held.stale).toBe(true);
+    expect(await held.confirm()).toBe(true);
+    expect(held.stale).toBe(false);
+    // Paused past the lease: another worker takes one trial over (the stored expiry is long past).
+    clock += 20_000;
+    expect(await store.claimTrials('r', { workerId: 'other', pid: 2, host: 'h2' }, ['b'], Date.now() + 30_000)).toEqual(['b']);
+    expect(held.stale).toBe(true);
+    expect(await held.confirm()).toBe(false);
+    expect(held.lost).toBe(true);
+    expect(held.stale).toBe(true);
+    await held.release();
+  });
 });

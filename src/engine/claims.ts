@@ -4,7 +4,10 @@ import { hostname } from 'node:os';
 import { ConfigError, type Store, type WorkerIdentity } from '../core/index.js';
 
 export interface ClaimOptions {
-  /** How long a claim lasts without renewal (default 30 s); it is renewed every third of that. */
+  /**
+   * How long a claim lasts without renewal (default 30 s, or PAIDEIA_CLAIM_TTL_MS); it is renewed
+   * every third of that.
+   */
   ttlMs?: number;
   now?: () => number;
   pid?: number;
@@ -22,7 +25,20 @@ export interface HeldClaims {
   readonly trialIds: ReadonlySet<string>;
   /** True once a renewal found the claims taken over: stop calling. */
   readonly lost: boolean;
+  /**
+   * True when the last renewal is older than half the lease (the process was paused: SIGSTOP, a
+   * sleeping laptop): the claims may be gone, so confirm them before starting a call.
+   */
+  readonly stale: boolean;
+  /** Renew now; false when the claims were taken over (then `lost` is true too). */
+  confirm(): Promise<boolean>;
   release(): Promise<void>;
+}
+
+/** The lease of a claim: 30 s, or PAIDEIA_CLAIM_TTL_MS milliseconds (tests of a paused process use a short one). */
+function defaultTtlMs(): number {
+  const ms = Number(process.env['PAIDEIA_CLAIM_TTL_MS']);
+  return Number.isInteger(ms) && ms >= 100 ? ms : 30_000;
 }
 
 /** Whether a process is running: signal 0 reaches it and, on Linux, it is not a zombie left by a kill -9. */
@@ -48,7 +64,7 @@ export function processAlive(pid: number): boolean {
  * expire. When every trial is held by another live worker the run is refused with who holds it.
  */
 export async function claimRunTrials(store: Store, runId: string, trialIds: ReadonlyArray<string>, o: ClaimOptions = {}): Promise<HeldClaims> {
-  const ttlMs = o.ttlMs ?? 30_000;
+  const ttlMs = o.ttlMs ?? defaultTtlMs();
   const now = o.now ?? Date.now;
   const worker: WorkerIdentity = { workerId: randomUUID(), pid: o.pid ?? process.pid, host: o.host ?? hostname() };
   const alive = o.isAlive ?? processAlive;
@@ -67,14 +83,19 @@ export async function claimRunTrials(store: Store, runId: string, trialIds: Read
     }]);
   }
   let lost = false;
-  const timer = setInterval(() => {
-    void store.renewClaims(runId, worker.workerId, now() + ttlMs).then(n => {
-      if (n < held.size && !lost) {
+  let renewedAt = now();
+  const renew = async (): Promise<boolean> => {
+    const asked = now();
+    const n = await store.renewClaims(runId, worker.workerId, asked + ttlMs);
+    if (n < held.size) {
+      if (!lost) {
         lost = true;
         o.onLost?.();
       }
-    }, () => undefined);
-  }, Math.max(10, ttlMs / 3));
+    } else renewedAt = Math.max(renewedAt, asked);
+    return !lost;
+  };
+  const timer = setInterval(() => void renew().catch(() => undefined), Math.max(10, ttlMs / 3));
   timer.unref();
   return {
     worker,
@@ -82,6 +103,10 @@ export async function claimRunTrials(store: Store, runId: string, trialIds: Read
     get lost() {
       return lost;
     },
+    get stale() {
+      return lost || now() - renewedAt > ttlMs / 2;
+    },
+    confirm: () => (lost ? Promise.resolve(false) : renew()),
     async release() {
       clearInterval(timer);
       await store.releaseClaims(runId, worker.workerId);

@@ -219,3 +219,35 @@ describe('executeRun with a response past the size limit', () => {
     }
   });
 });
+
+
+describe('executeRun after a pause past the lease', () => {
+  it('confirms its claims before the next call and, finding them taken over, calls nothing more', async () => {
+    let clock = Date.now() - 3_600_000;
+    const m = model();
+    const pausing: ChatModel = {
+      ...m,
+      async generate(r) {
+        const result = await m.generate(r);
+        if (m.calls.length === 3) {
+          // The process sleeps past its lease; meanwhile another worker takes every trial over.
+          clock += 120_000;
+          await store.claimTrials('r', { workerId: 'other', pid: 2, host: 'elsewhere' }, options.trials.map(t => t.id), Date.now() + 60_000);
+        }
+        return result;
+      },
+    };
+    const { store, options } = await setup(pausing, test, { concurrency: () => 1 });
+    const s = await executeTrials({
+      store, runId: 'r', trials: options.trials, models: new Map([['m', pausing]]), cost,
+      stepOf: () => itemStep({ items: options.items, tests: options.tests, scorers: options.scorers, params: {} }),
+      identityOf: alias => ({ spec: `openai:${alias}` }), poolOf: () => ({ name: 'openai', size: 1 }),
+      claims: { ttlMs: 60_000, now: () => clock },
+    });
+    expect(s.stoppedBy).toBe('claim-lost');
+    expect(m.calls).toHaveLength(3);
+    // The third call's record is refused with the rest: only the first two trials are stored as done.
+    expect(s.done).toBe(2);
+    expect((await store.listCalls('r')).length).toBe(2);
+  });
+});

@@ -140,6 +140,8 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       if (stoppedBy || writeFailure) return finish('pending');
       const model = o.models.get(decision.model);
       if (!model) throw new Error(`step ${step.name} asked for model "${decision.model}", which the run does not have`);
+      // Back from a pause longer than half the lease: the trials may be another worker's by now.
+      if (claims?.stale && !(await claims.confirm())) return finish('pending');
       const called = await callModel({ trial, step: index, alias: decision.model, spec, model, request, hash });
       if (called.type === 'stopped') {
         stop(called.reason);
