@@ -8,7 +8,9 @@ import {
   type Trial, type TrialResult, type VersionedItem, type WriteFence,
 } from '../../core/index.js';
 import { faultOf, storeError } from '../faults.js';
+import { createGroupCommit } from './group-commit.js';
 import { MIGRATIONS } from './schema.js';
+import { insertJudgment, insertScore, prepare } from './statements.js';
 import { toCall, toRun, toTrial, trialRow } from './rows.js';
 
 type Row = Record<string, unknown>;
@@ -96,9 +98,6 @@ function inMemoryCopy(db: Database.Database): Database.Database {
   return new Database(bytes);
 }
 
-/** Shortest gap between two group commits while writes keep coming. */
-const MIN_FLUSH_GAP_MS = 2;
-
 /**
  * The embedded store: one SQLite file in WAL mode. Every write is its own committed transaction
  * (or one per batch), so a kill -9 after a promise resolves never loses it.
@@ -109,64 +108,15 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
   let statements: ReturnType<typeof prepare> | undefined;
   const st = () => (statements ??= prepare(db));
 
-  // Group commit: writes that arrive close together share one transaction. A write's promise
-  // resolves only after its transaction committed, so "resolved" still means "survives a kill -9".
-  let queue: Array<{ write: () => void; resolve: () => void; reject: (e: unknown) => void }> = [];
   // Answers queued but not yet committed, so a cache lookup never has to force a commit.
   const uncommitted = new Map<string, ChatResult>();
-  let scheduled = false;
-  let lastFlush = 0;
-  const flush = () => {
-    scheduled = false;
-    lastFlush = performance.now();
-    const batch = queue;
-    queue = [];
-    if (batch.length === 0) return;
-    fencedInBatch = new Set();
-    try {
-      db.transaction(() => batch.forEach(w => w.write()))();
-      uncommitted.clear();
-      batch.forEach(w => w.resolve());
-    } catch {
-      // One bad write (a lost claim) must not fail the others: retry each on its own.
-      for (const w of batch) {
-        fencedInBatch = new Set();
-        try {
-          db.transaction(w.write)();
-          w.resolve();
-        } catch (e) {
-          w.reject(e);
-        }
-      }
-      uncommitted.clear();
-    }
-  };
-  const write = (fn: () => void) =>
-    new Promise<void>((resolve, reject) => {
-      queue.push({ write: fn, resolve, reject });
-      if (!scheduled) {
-        scheduled = true;
-        // Writes that trickle in wait at most a couple of milliseconds to share a commit; a burst
-        // after a quiet spell is committed on the next turn.
-        const wait = MIN_FLUSH_GAP_MS - (performance.now() - lastFlush);
-        if (wait > 0) setTimeout(flush, wait);
-        else setImmediate(flush);
-      }
-    });
+  const commits = createGroupCommit(db, st, () => uncommitted.clear());
+  const write = commits.write;
   const read = <T>(fn: () => T): T => {
-    flush();
+    commits.flush();
     return fn();
   };
-  // Within one group commit a trial's claim cannot change hands: check each trial once per commit.
-  let fencedInBatch = new Set<string>();
-  const fenced = (runId: string, trialId: string, fence: WriteFence | undefined) => {
-    if (!fence) return;
-    const key = `${runId}\u0000${trialId}\u0000${fence.workerId}`;
-    if (fencedInBatch.has(key)) return;
-    const row = st().claimOf.get(runId, trialId) as Row | undefined;
-    if (row?.worker_id !== fence.workerId) throw new ClaimLostError(runId, trialId);
-    fencedInBatch.add(key);
-  };
+  const fenceOf = (runId: string, trialId: string, fence: WriteFence | undefined) => (fence ? { runId, trialId, workerId: fence.workerId } : undefined);
 
   return {
     specVersion: 'paideia.store.v2',
@@ -187,7 +137,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       st();
     },
     async close() {
-      flush();
+      commits.flush();
       db.close();
     },
     async openRun(run) {
@@ -234,24 +184,26 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       return read(() => new Map((st().statuses.all(runId) as Row[]).map(r => [r.id as string, r.status as 'done' | 'failed'])));
     },
     saveTrialResult(r: TrialResult, fence?: WriteFence) {
+      const key = fenceOf(r.runId, r.trialId, fence);
       return write(() => {
-        fenced(r.runId, r.trialId, fence);
-        st().setTrialStatus.run(r.status, r.runId, r.trialId);
+        commits.check(key);
+        commits.setStatus(r.runId, r.trialId, r.status);
         for (const s of r.scores ?? []) insertScore(st(), s);
         for (const j of r.judgments ?? []) insertJudgment(st(), j);
         for (const a of r.artifacts ?? []) st().putArtifact.run(r.runId, a.kind, a.key, json(a.value));
-      });
+      }, key);
     },
     saveCall(c: CallRecord, fence?: WriteFence) {
       if (c.status === 'ok' && c.result) uncommitted.set(c.requestHash, c.result);
+      const key = fenceOf(c.runId, c.trialId, fence);
       return write(() => {
-        fenced(c.runId, c.trialId, fence);
+        commits.check(key);
         st().insertCall.run(
           c.runId, c.trialId, c.step, c.requestHash, json(c.request), c.status,
           c.result ? json(c.result) : null, c.error ? json(c.error) : null,
           c.attempts, c.latencyMs, c.costUsd, c.cached ? 1 : 0, c.createdAt, c.model ?? null,
         );
-      });
+      }, key);
     },
     async listCalls(runId, page = {}) {
       return read(() => {
@@ -294,17 +246,11 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       return read(() => (st().judgments.all(runId) as Row[]).map(r => parse<Judgment>(r.body)));
     },
     async claimTrials(runId, worker, trialIds, expiresAt) {
-      return read(() => db.transaction(() => {
-        const now = Date.now();
-        const held: string[] = [];
-        for (const id of trialIds) {
-          const row = st().claimOf.get(runId, id) as Row | undefined;
-          if (row && row.worker_id !== worker.workerId && (row.expires_at as number) > now) continue;
-          st().putClaim.run(runId, id, worker.workerId, worker.pid, worker.host, expiresAt);
-          held.push(id);
-        }
-        return held;
-      }).immediate());
+      // One upsert for all: a trial nobody holds, whose claim expired, or that this worker holds.
+      const taken = read(() => new Set((st().putClaims.all(
+        runId, worker.workerId, worker.pid, worker.host, expiresAt, JSON.stringify(trialIds), Date.now(),
+      ) as Row[]).map(r => r.trial_id as string)));
+      return trialIds.filter(id => taken.has(id));
     },
     async renewClaims(runId, workerId, expiresAt) {
       return read(() => st().renewClaims.run(expiresAt, runId, workerId).changes);
@@ -356,67 +302,6 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       const bytes = new Uint8Array(row.bytes as Buffer);
       return { ref: { hash, mediaType: row.media_type as string, size: row.size as number }, bytes };
     },
-  };
-}
-
-type Statements = ReturnType<typeof prepare>;
-
-function insertScore(st: Statements, s: Score): void {
-  st.insertScore.run(
-    s.runId, s.trialId, s.scorer.name, s.scorer.version, json(s.scorer.args),
-    s.value, s.reason ?? null, s.details ? json(s.details) : null,
-  );
-}
-
-function insertJudgment(st: Statements, j: Judgment): void {
-  st.insertJudgment.run(j.runId, j.trialId, j.targetTrialId, j.producer.version, json(j));
-}
-
-function prepare(db: Database.Database) {
-  return {
-    insertRun: db.prepare(`INSERT INTO runs (id, kind, created_at, updated_at, status, config, prices, paideia_version, note)
-      VALUES (@id, @kind, @created_at, @updated_at, @status, @config, @prices, @paideia_version, @note) ON CONFLICT (id) DO NOTHING`),
-    getRun: db.prepare('SELECT * FROM runs WHERE id = ?'),
-    listRuns: db.prepare('SELECT * FROM runs ORDER BY created_at, id'),
-    setStatus: db.prepare('UPDATE runs SET status = ?, updated_at = ?, note = ? WHERE id = ?'),
-    insertItem: db.prepare('INSERT INTO items (hash, id, test, body) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING'),
-    insertRunItem: db.prepare('INSERT INTO run_items (run_id, item_hash) VALUES (?, ?) ON CONFLICT DO NOTHING'),
-    runItems: db.prepare(`SELECT i.hash, i.body, ri.file, ri.line FROM run_items ri JOIN items i ON i.hash = ri.item_hash
-      WHERE ri.run_id = ? ORDER BY i.id, i.hash`),
-    insertTrial: db.prepare(`INSERT INTO trials (run_id, id, idx, item_id, item_hash, test, model_alias, model_spec, prompt_version, repeat, seed, kind, variant, target)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
-    trials: db.prepare('SELECT * FROM trials WHERE run_id = ? ORDER BY idx'),
-    statuses: db.prepare('SELECT id, status FROM trials WHERE run_id = ? AND status IS NOT NULL'),
-    setTrialStatus: db.prepare('UPDATE trials SET status = ? WHERE run_id = ? AND id = ?'),
-    insertCall: db.prepare(`INSERT INTO calls (run_id, trial_id, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at, model)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    calls: db.prepare('SELECT * FROM calls WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
-    callsOfTrial: db.prepare('SELECT * FROM calls WHERE run_id = ? AND trial_id = ? AND seq > ? ORDER BY seq'),
-    cached: db.prepare(`SELECT result FROM calls WHERE request_hash = ? AND status = 'ok' ORDER BY seq DESC LIMIT 1`),
-    spent: db.prepare('SELECT SUM(cost_usd) AS total FROM calls WHERE run_id = ?'),
-    insertScore: db.prepare(`INSERT INTO scores (run_id, trial_id, scorer_name, scorer_version, scorer_args, value, reason, details)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, trial_id, scorer_name, scorer_version)
-      DO UPDATE SET scorer_args = excluded.scorer_args, value = excluded.value, reason = excluded.reason, details = excluded.details`),
-    scores: db.prepare('SELECT * FROM scores WHERE run_id = ? ORDER BY trial_id, scorer_name'),
-    insertJudgment: db.prepare(`INSERT INTO judgments (run_id, trial_id, target_trial_id, producer_version, body) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (run_id, trial_id, producer_version) DO UPDATE SET target_trial_id = excluded.target_trial_id, body = excluded.body`),
-    judgments: db.prepare('SELECT body FROM judgments WHERE run_id = ? ORDER BY target_trial_id, trial_id, producer_version'),
-    putArtifact: db.prepare(`INSERT INTO artifacts (run_id, kind, key, value) VALUES (?, ?, ?, ?)
-      ON CONFLICT (run_id, kind, key) DO UPDATE SET value = excluded.value`),
-    artifacts: db.prepare('SELECT key, value FROM artifacts WHERE run_id = ? AND kind = ? ORDER BY key'),
-    claimOf: db.prepare('SELECT worker_id, expires_at FROM claims WHERE run_id = ? AND trial_id = ?'),
-    putClaim: db.prepare(`INSERT INTO claims (run_id, trial_id, worker_id, pid, host, expires_at) VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (run_id, trial_id) DO UPDATE SET worker_id = excluded.worker_id, pid = excluded.pid, host = excluded.host, expires_at = excluded.expires_at`),
-    renewClaims: db.prepare('UPDATE claims SET expires_at = ? WHERE run_id = ? AND worker_id = ?'),
-    releaseClaims: db.prepare('DELETE FROM claims WHERE run_id = ? AND worker_id = ?'),
-    holders: db.prepare(`SELECT worker_id, pid, host, MAX(expires_at) AS expires_at, COUNT(*) AS trials FROM claims
-      WHERE run_id = ? GROUP BY worker_id, pid, host ORDER BY worker_id`),
-    reserve: db.prepare('INSERT INTO reservations (run_id, id, worker_id, amount_usd) VALUES (?, ?, ?, ?)'),
-    release: db.prepare('DELETE FROM reservations WHERE run_id = ? AND id = ?'),
-    releaseReservations: db.prepare('DELETE FROM reservations WHERE run_id = ? AND worker_id = ?'),
-    reserved: db.prepare('SELECT SUM(amount_usd) AS total FROM reservations WHERE run_id = ?'),
-    putBlob: db.prepare('INSERT INTO blobs (hash, media_type, size, bytes) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING'),
-    getBlob: db.prepare('SELECT media_type, size, bytes FROM blobs WHERE hash = ?'),
   };
 }
 

@@ -1,0 +1,86 @@
+import type Database from 'better-sqlite3';
+import type { JsonValue, Judgment, Score } from '../../core/index.js';
+
+const json = (v: unknown): string => JSON.stringify(v);
+
+// A run's scores share a few args objects (one per scorer): each is written out once.
+const argsJsonCache = new WeakMap<object, string>();
+function argsJson(args: JsonValue): string {
+  if (args === null || typeof args !== 'object') return json(args);
+  let text = argsJsonCache.get(args);
+  if (text === undefined) argsJsonCache.set(args, (text = json(args)));
+  return text;
+}
+
+export function insertScore(st: Statements, s: Score): void {
+  st.insertScore.run(
+    s.runId, s.trialId, s.scorer.name, s.scorer.version, argsJson(s.scorer.args),
+    s.value, s.reason ?? null, s.details ? json(s.details) : null,
+  );
+}
+
+export function insertJudgment(st: Statements, j: Judgment): void {
+  st.insertJudgment.run(j.runId, j.trialId, j.targetTrialId, j.producer.version, json(j));
+}
+
+/** Every statement the store runs, by name. */
+const SQL = {
+  insertRun: `INSERT INTO runs (id, kind, created_at, updated_at, status, config, prices, paideia_version, note)
+    VALUES (@id, @kind, @created_at, @updated_at, @status, @config, @prices, @paideia_version, @note) ON CONFLICT (id) DO NOTHING`,
+  getRun: 'SELECT * FROM runs WHERE id = ?',
+  listRuns: 'SELECT * FROM runs ORDER BY created_at, id',
+  setStatus: 'UPDATE runs SET status = ?, updated_at = ?, note = ? WHERE id = ?',
+  insertItem: 'INSERT INTO items (hash, id, test, body) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING',
+  insertRunItem: 'INSERT INTO run_items (run_id, item_hash) VALUES (?, ?) ON CONFLICT DO NOTHING',
+  runItems: `SELECT i.hash, i.body, ri.file, ri.line FROM run_items ri JOIN items i ON i.hash = ri.item_hash
+    WHERE ri.run_id = ? ORDER BY i.id, i.hash`,
+  insertTrial: `INSERT INTO trials (run_id, id, idx, item_id, item_hash, test, model_alias, model_spec, prompt_version, repeat, seed, kind, variant, target)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+  trials: 'SELECT * FROM trials WHERE run_id = ? ORDER BY idx',
+  statuses: 'SELECT id, status FROM trials WHERE run_id = ? AND status IS NOT NULL',
+  setTrialStatus: 'UPDATE trials SET status = ? WHERE run_id = ? AND id = ?',
+  setTrialStatuses: 'UPDATE trials SET status = ? WHERE run_id = ? AND id IN (SELECT value FROM json_each(?))',
+  insertCall: `INSERT INTO calls (run_id, trial_id, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at, model)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  calls: 'SELECT * FROM calls WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+  callsOfTrial: 'SELECT * FROM calls WHERE run_id = ? AND trial_id = ? AND seq > ? ORDER BY seq',
+  cached: `SELECT result FROM calls WHERE request_hash = ? AND status = 'ok' ORDER BY seq DESC LIMIT 1`,
+  spent: 'SELECT SUM(cost_usd) AS total FROM calls WHERE run_id = ?',
+  insertScore: `INSERT INTO scores (run_id, trial_id, scorer_name, scorer_version, scorer_args, value, reason, details)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, trial_id, scorer_name, scorer_version)
+    DO UPDATE SET scorer_args = excluded.scorer_args, value = excluded.value, reason = excluded.reason, details = excluded.details`,
+  scores: 'SELECT * FROM scores WHERE run_id = ? ORDER BY trial_id, scorer_name',
+  insertJudgment: `INSERT INTO judgments (run_id, trial_id, target_trial_id, producer_version, body) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (run_id, trial_id, producer_version) DO UPDATE SET target_trial_id = excluded.target_trial_id, body = excluded.body`,
+  judgments: 'SELECT body FROM judgments WHERE run_id = ? ORDER BY target_trial_id, trial_id, producer_version',
+  putArtifact: `INSERT INTO artifacts (run_id, kind, key, value) VALUES (?, ?, ?, ?)
+    ON CONFLICT (run_id, kind, key) DO UPDATE SET value = excluded.value`,
+  artifacts: 'SELECT key, value FROM artifacts WHERE run_id = ? AND kind = ? ORDER BY key',
+  claimOf: 'SELECT worker_id, expires_at FROM claims WHERE run_id = ? AND trial_id = ?',
+  // (runId, workerId, pid, host, expiresAt, JSON trial ids, now): claim each that nobody holds, whose claim expired, or that this worker holds.
+  putClaims: `INSERT INTO claims (run_id, trial_id, worker_id, pid, host, expires_at)
+    SELECT ?, value, ?, ?, ?, ? FROM json_each(?) WHERE true
+    ON CONFLICT (run_id, trial_id) DO UPDATE SET worker_id = excluded.worker_id, pid = excluded.pid, host = excluded.host, expires_at = excluded.expires_at
+    WHERE claims.worker_id = excluded.worker_id OR claims.expires_at <= ?
+    RETURNING trial_id`,
+  // CROSS JOIN keeps this order: a primary-key lookup per id, not a scan of the worker's claims.
+  heldOf: `SELECT c.trial_id FROM json_each(?) AS j CROSS JOIN claims AS c ON c.run_id = ? AND c.trial_id = j.value
+    WHERE c.worker_id = ?`,
+  renewClaims: 'UPDATE claims SET expires_at = ? WHERE run_id = ? AND worker_id = ?',
+  releaseClaims: 'DELETE FROM claims WHERE run_id = ? AND worker_id = ?',
+  holders: `SELECT worker_id, pid, host, MAX(expires_at) AS expires_at, COUNT(*) AS trials FROM claims
+    WHERE run_id = ? GROUP BY worker_id, pid, host ORDER BY worker_id`,
+  reserve: 'INSERT INTO reservations (run_id, id, worker_id, amount_usd) VALUES (?, ?, ?, ?)',
+  release: 'DELETE FROM reservations WHERE run_id = ? AND id = ?',
+  releaseReservations: 'DELETE FROM reservations WHERE run_id = ? AND worker_id = ?',
+  reserved: 'SELECT SUM(amount_usd) AS total FROM reservations WHERE run_id = ?',
+  putBlob: 'INSERT INTO blobs (hash, media_type, size, bytes) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING',
+  getBlob: 'SELECT media_type, size, bytes FROM blobs WHERE hash = ?',
+};
+
+export type Statements = { [K in keyof typeof SQL]: Database.Statement };
+
+/** Each statement prepared once, when the store first needs one. */
+export function prepare(db: Database.Database): Statements {
+  return Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Statements;
+}
