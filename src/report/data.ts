@@ -1,5 +1,5 @@
 import type { CallRecord, Item, JsonValue, RunRecord, ScorerRef, Store, TestDefinition, Trial } from '../core/index.js';
-import { latestCalls } from '../engine/history.js';
+import { latestCalls, reportCalls } from '../engine/history.js';
 import { priceFor, unpricedReason } from '../providers/pricing.js';
 import { groupValues, itemResults, type ItemResult } from './aggregate.js';
 import { clipJson, clipText, MAX_REPORT_TEXT, privateTextScrubber, stringsOf } from './clip.js';
@@ -145,7 +145,7 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
   const run = await store.getRun(runId);
   if (!run) throw new Error(`no run "${runId}" in ${store.url}; list runs with: paideia runs`);
   const [allTrials, versioned, calls, scores] = await Promise.all([
-    store.listTrials(runId), store.listRunItems(runId), store.listCalls(runId), store.listScores(runId),
+    store.listTrials(runId), store.listRunItems(runId), reportCalls(store, runId), store.listScores(runId),
   ]);
   // Judge trials are reported through the explanation scores of the trials they judge.
   const trials = allTrials.filter(t => t.target === undefined);

@@ -11,7 +11,7 @@ import { faultOf, storeError } from '../faults.js';
 import { createGroupCommit } from './group-commit.js';
 import { MIGRATIONS } from './schema.js';
 import { insertJudgment, insertScore, prepare } from './statements.js';
-import { toCall, toRun, toTrial, trialRow } from './rows.js';
+import { interner, toCall, toRun, toTrial, trialRow } from './rows.js';
 
 type Row = Record<string, unknown>;
 const json = (v: unknown): string => JSON.stringify(v);
@@ -178,7 +178,8 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       })());
     },
     async listTrials(runId) {
-      return read(() => (st().trials.all(runId) as Row[]).map(toTrial));
+      const same = interner();
+      return read(() => (st().trials.all(runId) as Row[]).map(r => toTrial(r, same)));
     },
     async listTrialStatuses(runId) {
       return read(() => new Map((st().statuses.all(runId) as Row[]).map(r => [r.id as string, r.status as 'done' | 'failed'])));
@@ -211,10 +212,11 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
         const after = page.afterSeq ?? 0;
         if (page.trialIds) {
           const out: CallRecord[] = [];
-          for (const id of page.trialIds) out.push(...(st().callsOfTrial.all(runId, id, after) as Row[]).map(toCall));
+          for (const id of page.trialIds) out.push(...(st().callsOfTrial.all(runId, id, after) as Row[]).map(r => toCall(r)));
           return out.sort((a, b) => a.seq! - b.seq!).slice(0, limit);
         }
-        return (st().calls.all(runId, after, Math.min(limit, Number.MAX_SAFE_INTEGER)) as Row[]).map(toCall);
+        const same = interner();
+        return (st().calls.all(runId, after, Math.min(limit, Number.MAX_SAFE_INTEGER)) as Row[]).map(r => toCall(r, same));
       });
     },
     async findCachedResult(requestHash) {
@@ -231,9 +233,16 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       return write(() => { for (const s of scores) insertScore(st(), s); });
     },
     async listScores(runId) {
+      // A run has a few scorers: their refs are read once and shared by every score.
+      const refs = new Map<string, Score['scorer']>();
+      const refOf = (r: Row) => {
+        const key = `${r.scorer_name}\u0000${r.scorer_version}\u0000${r.scorer_args}`;
+        let ref = refs.get(key);
+        if (!ref) refs.set(key, (ref = { name: r.scorer_name as string, version: r.scorer_version as string, args: parse(r.scorer_args) }));
+        return ref;
+      };
       return read(() => (st().scores.all(runId) as Row[]).map(r => ({
-        runId: r.run_id as string, trialId: r.trial_id as string,
-        scorer: { name: r.scorer_name as string, version: r.scorer_version as string, args: parse(r.scorer_args) },
+        runId, trialId: r.trial_id as string, scorer: refOf(r),
         value: r.value as number | null,
         ...(r.reason != null ? { reason: r.reason as string } : {}),
         ...(r.details != null ? { details: parse(r.details) } : {}),

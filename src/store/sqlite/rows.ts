@@ -19,27 +19,41 @@ export function trialRow(t: Trial): unknown[] {
   ];
 }
 
-export function toTrial(r: Row): Trial {
+/**
+ * One copy of each string that repeats across a large read (a run's few models, tests and
+ * prompt versions), instead of one per row: a report of 200,000 trials holds them all at once.
+ */
+export function interner(): (s: string) => string {
+  const seen = new Map<string, string>();
+  return s => {
+    const kept = seen.get(s);
+    if (kept !== undefined) return kept;
+    if (seen.size < 10_000) seen.set(s, s);
+    return s;
+  };
+}
+
+export function toTrial(r: Row, same: (s: string) => string = s => s): Trial {
   return {
-    id: r.id as string, runId: r.run_id as string, index: r.idx as number, itemId: r.item_id as string,
-    itemHash: r.item_hash as string, test: r.test as string, modelAlias: r.model_alias as string,
-    modelSpec: r.model_spec as string, promptVersion: r.prompt_version as string,
+    id: r.id as string, runId: same(r.run_id as string), index: r.idx as number, itemId: r.item_id as string,
+    itemHash: r.item_hash as string, test: same(r.test as string), modelAlias: same(r.model_alias as string),
+    modelSpec: same(r.model_spec as string), promptVersion: same(r.prompt_version as string),
     repeat: r.repeat as number, seed: r.seed as number,
-    ...(r.kind != null ? { kind: r.kind as string } : {}),
-    ...(r.variant != null ? { variant: r.variant as string } : {}),
+    ...(r.kind != null ? { kind: same(r.kind as string) } : {}),
+    ...(r.variant != null ? { variant: same(r.variant as string) } : {}),
     ...(r.target != null ? { target: r.target as string } : {}),
   };
 }
 
-export function toCall(r: Row): CallRecord {
+export function toCall(r: Row, same: (s: string) => string = s => s): CallRecord {
   return {
     seq: r.seq as number,
-    runId: r.run_id as string, trialId: r.trial_id as string, step: r.step as number,
+    runId: same(r.run_id as string), trialId: r.trial_id as string, step: r.step as number,
     requestHash: r.request_hash as string, request: parse(r.request), status: r.status as 'ok' | 'error',
     ...(r.result != null ? { result: parse<ChatResult>(r.result) } : {}),
     ...(r.error != null ? { error: parse(r.error) } : {}),
     attempts: r.attempts as number, latencyMs: r.latency_ms as number, costUsd: r.cost_usd as number,
     cached: r.cached === 1, createdAt: r.created_at as string,
-    ...(r.model != null ? { model: r.model as string } : {}),
+    ...(r.model != null ? { model: same(r.model as string) } : {}),
   };
 }
