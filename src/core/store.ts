@@ -88,6 +88,13 @@ export interface Store {
    * expired, or that this worker holds already. Returns the ids now held by the worker.
    */
   claimTrials(runId: string, worker: WorkerIdentity, trialIds: ReadonlyArray<string>, expiresAt: number): Promise<string[]>;
+  /**
+   * The work queue shared by workers: claim up to `limit` trials of the run that still need work
+   * (no status yet; a trial that judges another only once its target is done), in plan order,
+   * passing over those another worker holds (or is claiming at this moment). Returns the ids now
+   * held by the worker; none when nothing is left that it could take.
+   */
+  claimNextTrials(runId: string, worker: WorkerIdentity, limit: number, expiresAt: number): Promise<string[]>;
   /** Extend a worker's claims; the number it still holds (0: they were taken over). */
   renewClaims(runId: string, workerId: string, expiresAt: number): Promise<number>;
   /** Drop a worker's claims and budget reservations (it finished, or it is known dead). */

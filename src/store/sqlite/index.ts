@@ -287,6 +287,13 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
         return held;
       }).immediate());
     },
+    async claimNextTrials(runId, worker, limit, expiresAt) {
+      return read(() => db.transaction(() => {
+        const ids = (st().nextOpen.all(runId, worker.workerId, Date.now(), limit) as Row[]).map(r => r.id as string);
+        for (const id of ids) st().putClaim.run(runId, id, worker.workerId, worker.pid, worker.host, expiresAt);
+        return ids;
+      }).immediate());
+    },
     async renewClaims(runId, workerId, expiresAt) {
       return read(() => st().renewClaims.run(expiresAt, runId, workerId).changes);
     },
@@ -388,6 +395,10 @@ function prepare(db: Database.Database) {
     claimOf: db.prepare('SELECT worker_id, expires_at FROM claims WHERE run_id = ? AND trial_id = ?'),
     putClaim: db.prepare(`INSERT INTO claims (run_id, trial_id, worker_id, pid, host, expires_at) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (run_id, trial_id) DO UPDATE SET worker_id = excluded.worker_id, pid = excluded.pid, host = excluded.host, expires_at = excluded.expires_at`),
+    nextOpen: db.prepare(`SELECT t.id FROM trials t LEFT JOIN claims c ON c.run_id = t.run_id AND c.trial_id = t.id
+      WHERE t.run_id = ? AND t.status IS NULL AND (c.trial_id IS NULL OR c.worker_id = ? OR c.expires_at <= ?)
+        AND (t.target IS NULL OR EXISTS (SELECT 1 FROM trials g WHERE g.run_id = t.run_id AND g.id = t.target AND g.status = 'done'))
+      ORDER BY t.idx LIMIT ?`),
     renewClaims: db.prepare('UPDATE claims SET expires_at = ? WHERE run_id = ? AND worker_id = ?'),
     releaseClaims: db.prepare('DELETE FROM claims WHERE run_id = ? AND worker_id = ?'),
     holders: db.prepare(`SELECT worker_id, pid, host, MAX(expires_at) AS expires_at, COUNT(*) AS trials FROM claims
