@@ -13,6 +13,7 @@ import { registerUnits } from './commands/units.js';
 import { registerDeck } from './commands/deck.js';
 import { registerValidity } from './commands/validity.js';
 import { registerWorker } from './commands/worker.js';
+import { registerStore } from './commands/store.js';
 import { EXIT_CODES as EXIT } from './exit-codes.js';
 import { endQuietlyOnClosedPipes } from './closed-pipe.js';
 
@@ -36,6 +37,7 @@ registerUnits(program);
 registerDeck(program);
 registerValidity(program);
 registerWorker(program);
+registerStore(program);
 
 try {
   await program.parseAsync(process.argv);

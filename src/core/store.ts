@@ -114,6 +114,8 @@ export interface Store {
   /** Free-form, namespaced artefacts of later stages (dialogues, study data). */
   putArtifact(runId: string, kind: string, key: string, value: JsonValue): Promise<void>;
   listArtifacts(runId: string, kind: string): Promise<Array<{ key: string; value: JsonValue }>>;
+  /** The kinds of artefact a run holds, sorted (a copy of the run takes every one). */
+  listArtifactKinds(runId: string): Promise<string[]>;
 
   /** Keep bytes once, by content hash (slides, decks). */
   putBlob(bytes: Uint8Array, mediaType: string): Promise<BlobRef>;

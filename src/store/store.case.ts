@@ -180,6 +180,9 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       await s.putArtifact('run-1', 'dialogue', 'b', { turns: 2 });
       expect(await s.listArtifacts('run-1', 'dialogue')).toEqual([{ key: 'a', value: [1, 2] }, { key: 'b', value: { turns: 2 } }]);
       expect(await s.listArtifacts('run-1', 'other')).toEqual([]);
+      await s.putArtifact('run-1', 'config', 'c', null);
+      expect(await s.listArtifactKinds('run-1')).toEqual(['config', 'dialogue']);
+      expect(await s.listArtifactKinds('run-2')).toEqual([]);
       await s.close();
     });
   });

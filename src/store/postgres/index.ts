@@ -219,6 +219,9 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
     async listArtifacts(runId, kind) {
       return (await run(SQL.artifacts, [runId, kind])).map(r => ({ key: r.key as string, value: parse(r.value) }));
     },
+    async listArtifactKinds(runId) {
+      return (await run(SQL.artifactKinds, [runId])).map(r => r.kind as string);
+    },
     async putBlob(bytes, mediaType) {
       const hash = createHash('sha256').update(bytes).digest('hex');
       await run(SQL.putBlob, [hash, mediaType, bytes.byteLength, Buffer.from(bytes)]);

@@ -46,6 +46,7 @@ export const SQL = {
   putArtifact: q('put-artifact', `INSERT INTO artifacts (run_id, kind, key, value) VALUES ($1, $2, $3, $4)
     ON CONFLICT (run_id, kind, key) DO UPDATE SET value = excluded.value`),
   artifacts: q('artifacts', 'SELECT key, value FROM artifacts WHERE run_id = $1 AND kind = $2 ORDER BY key COLLATE "C"'),
+  artifactKinds: q('artifact-kinds', 'SELECT DISTINCT kind COLLATE "C" AS kind FROM artifacts WHERE run_id = $1 ORDER BY 1'),
   // A row changes hands only when its holder is this worker or its lease ran out; the row lock of
   // ON CONFLICT makes two claimers of one trial take turns, and the second sees the first's claim.
   claim: q('claim', `INSERT INTO claims (run_id, trial_id, worker_id, pid, host, expires_at)

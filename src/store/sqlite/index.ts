@@ -332,6 +332,9 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
     async listArtifacts(runId, kind) {
       return read(() => (st().artifacts.all(runId, kind) as Row[]).map(r => ({ key: r.key as string, value: parse(r.value) })));
     },
+    async listArtifactKinds(runId) {
+      return read(() => (st().artifactKinds.all(runId) as Row[]).map(r => r.kind as string));
+    },
     async putBlob(bytes, mediaType) {
       const hash = createHash('sha256').update(bytes).digest('hex');
       const ref = { hash, mediaType, size: bytes.byteLength };
@@ -392,6 +395,7 @@ function prepare(db: Database.Database) {
     putArtifact: db.prepare(`INSERT INTO artifacts (run_id, kind, key, value) VALUES (?, ?, ?, ?)
       ON CONFLICT (run_id, kind, key) DO UPDATE SET value = excluded.value`),
     artifacts: db.prepare('SELECT key, value FROM artifacts WHERE run_id = ? AND kind = ? ORDER BY key'),
+    artifactKinds: db.prepare('SELECT DISTINCT kind FROM artifacts WHERE run_id = ? ORDER BY kind'),
     claimOf: db.prepare('SELECT worker_id, expires_at FROM claims WHERE run_id = ? AND trial_id = ?'),
     putClaim: db.prepare(`INSERT INTO claims (run_id, trial_id, worker_id, pid, host, expires_at) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (run_id, trial_id) DO UPDATE SET worker_id = excluded.worker_id, pid = excluded.pid, host = excluded.host, expires_at = excluded.expires_at`),
