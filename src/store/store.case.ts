@@ -181,6 +181,14 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       expect(await s.listArtifacts('run-1', 'dialogue')).toEqual([{ key: 'a', value: [1, 2] }, { key: 'b', value: { turns: 2 } }]);
       expect(await s.listArtifacts('run-1', 'other')).toEqual([]);
       await s.putArtifact('run-1', 'config', 'c', null);
+      // A trial's outcome carries artefacts and judgments too, written with its status.
+      const j = {
+        specVersion: 'paideia.judgment.v1' as const, runId: 'run-1', trialId: 'j9', targetTrialId: 't1', rater: { alias: 'a', spec: 'openai:x' },
+        promptVariant: 'v1', repeat: 0, fields: {}, value: null, reason: 'no score', callSeq: null, producer: { name: 'p', version: '2', args: {} },
+      };
+      await s.saveTrialResult({ runId: 'run-1', trialId: 'j9', status: 'failed', judgments: [j], artifacts: [{ kind: 'dialogue', key: 'c', value: 'ç' }] });
+      expect((await s.listArtifacts('run-1', 'dialogue')).map(a => a.value)).toEqual([[1, 2], { turns: 2 }, 'ç']);
+      expect(await s.listJudgments('run-1')).toEqual([j]);
       expect(await s.listArtifactKinds('run-1')).toEqual(['config', 'dialogue']);
       expect(await s.listArtifactKinds('run-2')).toEqual([]);
       await s.close();

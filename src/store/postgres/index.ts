@@ -126,13 +126,19 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
       return new Map((await run(SQL.statuses, [runId])).map(r => [r.id as string, r.status as 'done' | 'failed']));
     },
     async saveTrialResult(r, fence) {
-      await tx(async c => {
-        await fenced(c, r.runId, r.trialId, fence);
-        await on(c, SQL.setTrialStatus, [r.status, r.runId, r.trialId]);
-        for (const s of r.scores ?? []) await on(c, SQL.insertScore, scoreValues(s));
-        for (const j of r.judgments ?? []) await on(c, SQL.insertJudgment, judgmentValues(j));
-        for (const a of r.artifacts ?? []) await on(c, SQL.putArtifact, [r.runId, a.kind, a.key, json(a.value)]);
-      });
+      // Later entries of one key win, as they do written one by one; one statement may touch a row once.
+      const last = <T>(xs: T[], key: (x: T) => string) => [...new Map(xs.map(x => [key(x), x])).values()];
+      const scores = last(r.scores ?? [], s => `${s.trialId}\u0000${s.scorer.name}\u0000${s.scorer.version}`);
+      const judgments = last(r.judgments ?? [], j => `${j.trialId}\u0000${j.producer.version}`);
+      const artifacts = last(r.artifacts ?? [], a => `${a.kind}\u0000${a.key}`);
+      const rows = await run(SQL.saveResult, [
+        r.status, r.runId, r.trialId, fence?.workerId ?? null,
+        scores.map(s => s.trialId), scores.map(s => s.scorer.name), scores.map(s => s.scorer.version), scores.map(s => json(s.scorer.args)), scores.map(s => s.value),
+        scores.map(s => s.reason ?? null), scores.map(s => (s.details ? json(s.details) : null)),
+        judgments.map(j => j.trialId), judgments.map(j => j.targetTrialId), judgments.map(j => j.producer.version), judgments.map(j => json(j)),
+        artifacts.map(a => a.kind), artifacts.map(a => a.key), artifacts.map(a => json(a.value)),
+      ]);
+      if (rows[0]!.ok !== true) throw new ClaimLostError(r.runId, r.trialId);
     },
     async saveCall(c: CallRecord, fence?: WriteFence) {
       const values = [

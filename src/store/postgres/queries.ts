@@ -22,6 +22,22 @@ export const SQL = {
   trials: q('trials', 'SELECT * FROM trials WHERE run_id = $1 ORDER BY idx'),
   statuses: q('statuses', 'SELECT id, status FROM trials WHERE run_id = $1 AND status IS NOT NULL'),
   setTrialStatus: q('set-trial-status', 'UPDATE trials SET status = $1 WHERE run_id = $2 AND id = $3'),
+  // A trial's outcome in one statement (one round trip): status, scores, judgments and artefacts,
+  // all written only if the writer holds the claim ($4 null: no fence), which stays locked until commit.
+  saveResult: q('save-result', `WITH held AS (SELECT 1 FROM claims WHERE run_id = $2 AND trial_id = $3 AND worker_id = $4 FOR SHARE),
+    fence AS (SELECT ($4::text IS NULL OR EXISTS (SELECT 1 FROM held)) AS ok),
+    status AS (UPDATE trials SET status = $1 WHERE run_id = $2 AND id = $3 AND (SELECT ok FROM fence)),
+    scores AS (INSERT INTO scores (run_id, trial_id, scorer_name, scorer_version, scorer_args, value, reason, details)
+      SELECT $2, s.* FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::float8[], $10::text[], $11::text[]) AS s WHERE (SELECT ok FROM fence)
+      ON CONFLICT (run_id, trial_id, scorer_name, scorer_version)
+      DO UPDATE SET scorer_args = excluded.scorer_args, value = excluded.value, reason = excluded.reason, details = excluded.details),
+    judgments AS (INSERT INTO judgments (run_id, trial_id, target_trial_id, producer_version, body)
+      SELECT $2, j.* FROM unnest($12::text[], $13::text[], $14::text[], $15::text[]) AS j WHERE (SELECT ok FROM fence)
+      ON CONFLICT (run_id, trial_id, producer_version) DO UPDATE SET target_trial_id = excluded.target_trial_id, body = excluded.body),
+    artifacts AS (INSERT INTO artifacts (run_id, kind, key, value)
+      SELECT $2, a.* FROM unnest($16::text[], $17::text[], $18::text[]) AS a WHERE (SELECT ok FROM fence)
+      ON CONFLICT (run_id, kind, key) DO UPDATE SET value = excluded.value)
+    SELECT ok FROM fence`),
   // The fence: the claim row is read under a share lock, so it cannot change hands until this commits.
   claimHeld: q('claim-held', 'SELECT 1 FROM claims WHERE run_id = $1 AND trial_id = $2 AND worker_id = $3 FOR SHARE'),
   insertCall: q('insert-call', `INSERT INTO calls (write_id, run_id, trial_id, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at, model)
