@@ -12,12 +12,12 @@ export interface BatchView {
 
 /**
  * One worker session's window on a planned run: when the engine claims the run's open trials,
- * the session takes the next `batch` of them from the store's work queue instead (other workers
+ * the session takes the next `batch()` of them (asked when it claims) from the store's work queue instead (other workers
  * take the rest), and the run's calls it reads are those of its trials only, so a session over a
  * large run reads what it works on. A worker never plans: the run's trials are stored already,
  * so writing them again is skipped. Everything else is the store itself.
  */
-export function batchView(store: Store, runId: string, batch: number): BatchView {
+export function batchView(store: Store, runId: string, batch: () => number): BatchView {
   let claimed: string[] = [];
   let asked = false;
   const view: Store = {
@@ -30,7 +30,7 @@ export function batchView(store: Store, runId: string, batch: number): BatchView
       // The engine asks in slices; the queue answers the first ask.
       if (asked || trialIds.length === 0) return [];
       asked = true;
-      claimed = await store.claimNextTrials(runId, worker, batch, expiresAt);
+      claimed = await store.claimNextTrials(runId, worker, batch(), expiresAt);
       return claimed;
     },
     async listCalls(id, page = {}) {

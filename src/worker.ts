@@ -14,7 +14,7 @@ export interface WorkerOptions {
   runId?: string;
   /** Concurrent calls per provider (default: what the run was planned with). */
   concurrency?: number;
-  /** Trials claimed per batch (default 16 per concurrent call, at least 64). */
+  /** Trials claimed per batch (default 16 per concurrent call, at least 64, and 1/50 of a large run). */
   batch?: number;
   /** Keep waiting for new work instead of ending when none is left. */
   follow?: boolean;
@@ -74,13 +74,16 @@ type End = 'finished' | 'stopped' | 'waiting';
 /** Batches of one run until the queue has nothing this worker could take. */
 async function workOn(run: RunRecord, entry: WorkerSummary['runs'][number], o: WorkerOptions): Promise<End> {
   const config = await configOf(o.store, run, o);
-  const batch = o.batch ?? Math.max(64, 16 * (o.concurrency ?? ((config as { concurrency?: number }).concurrency ?? 8)));
+  // Each batch is a session that reads the run's plan again: a large run takes larger batches
+  // (about 1/50 of it), so that reading stays small beside the calls.
+  let batch = o.batch ?? Math.max(64, 16 * (o.concurrency ?? ((config as { concurrency?: number }).concurrency ?? 8)));
   for (;;) {
     if (o.stopSignal?.aborted || o.signal?.aborted) return 'stopped';
-    const view = batchView(o.store, run.id, batch);
+    const view = batchView(o.store, run.id, () => batch);
     const handle = startRun(config, { store: view.store, ...(o.signal ? { signal: o.signal } : {}), ...(o.env ? { env: o.env } : {}) });
     handle.on(e => {
       if (e.type === 'trial') entry[e.status]++;
+      if (e.type === 'planned' && o.batch === undefined) batch = Math.max(batch, Math.ceil(e.trials / 50));
       o.onEvent?.(run.id, e);
     });
     const offStop = forward(o.stopSignal, () => handle.stop());

@@ -46,7 +46,7 @@ export function registerWorker(program: Command): void {
     .option('--store <url>', `store URL: postgres://USER@HOST[:PORT]/DATABASE, or sqlite:<path> (default ${DEFAULT_STORE_URL})`, DEFAULT_STORE_URL)
     .option('--run <run-id>', 'only this run (default: every run with work left)')
     .option('--concurrency <n>', 'concurrent calls per provider (default: what the run was planned with)')
-    .option('--batch <n>', 'trials claimed at a time (default 16 per concurrent call, at least 64)')
+    .option('--batch <n>', 'trials claimed at a time (default 16 per concurrent call, at least 64, and 1/50 of a large run)')
     .option('--follow', 'keep waiting for new runs instead of ending when none is left')
     .action(async (f: WorkerFlags) => {
       process.exitCode = await workerCommand(f);
