@@ -5,15 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './testing/run-cli.js';
 
 describe('help advertises only what works', () => {
-  it('no command offers a postgres:// store, which the store refuses', async () => {
+  it('run and worker offer a postgres:// store; one that cannot be reached is bad input saying what to do', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-help-'));
-    for (const command of ['run', 'demo', 'report', 'runs', 'rescore']) {
+    for (const command of ['run', 'worker', 'demo', 'report', 'runs', 'rescore']) {
       const r = await runCli([command, '--help'], { cwd });
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('--store');
-      expect(r.stdout).not.toMatch(/postgres/i);
     }
-    const refused = await runCli(['runs', '--store', 'postgres://localhost/paideia'], { cwd });
+    for (const command of ['run', 'worker']) expect((await runCli([command, '--help'], { cwd })).stdout).toMatch(/postgres:\/\//);
+    // Port 9 (discard) has no PostgreSQL.
+    const refused = await runCli(['runs', '--store', 'postgres://paideia@127.0.0.1:9/paideia'], { cwd });
     expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/cannot reach PostgreSQL at 127\.0\.0\.1:9.*start the server/);
+    const typo = await runCli(['runs', '--store', 'postgres://'], { cwd });
+    expect([typo.code, typo.stderr]).toEqual([2, expect.stringMatching(/--store.*names no host/)]);
   });
 });

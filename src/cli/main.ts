@@ -12,6 +12,8 @@ import { registerScenario } from './commands/scenario.js';
 import { registerUnits } from './commands/units.js';
 import { registerDeck } from './commands/deck.js';
 import { registerValidity } from './commands/validity.js';
+import { registerWorker } from './commands/worker.js';
+import { registerStore } from './commands/store.js';
 import { EXIT_CODES as EXIT } from './exit-codes.js';
 import { endQuietlyOnClosedPipes } from './closed-pipe.js';
 import { commandHint } from './hint.js';
@@ -35,6 +37,8 @@ registerScenario(program);
 registerUnits(program);
 registerDeck(program);
 registerValidity(program);
+registerWorker(program);
+registerStore(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -88,6 +88,13 @@ export interface Store {
    * expired, or that this worker holds already. Returns the ids now held by the worker.
    */
   claimTrials(runId: string, worker: WorkerIdentity, trialIds: ReadonlyArray<string>, expiresAt: number): Promise<string[]>;
+  /**
+   * The work queue shared by workers: claim up to `limit` trials of the run that still need work
+   * (no status yet; a trial that judges another only once its target is done), in plan order,
+   * passing over those another worker holds (or is claiming at this moment). Returns the ids now
+   * held by the worker; none when nothing is left that it could take.
+   */
+  claimNextTrials(runId: string, worker: WorkerIdentity, limit: number, expiresAt: number): Promise<string[]>;
   /** Extend a worker's claims; the number it still holds (0: they were taken over). */
   renewClaims(runId: string, workerId: string, expiresAt: number): Promise<number>;
   /** Drop a worker's claims and budget reservations (it finished, or it is known dead). */
@@ -107,6 +114,8 @@ export interface Store {
   /** Free-form, namespaced artefacts of later stages (dialogues, study data). */
   putArtifact(runId: string, kind: string, key: string, value: JsonValue): Promise<void>;
   listArtifacts(runId: string, kind: string): Promise<Array<{ key: string; value: JsonValue }>>;
+  /** The kinds of artefact a run holds, sorted (a copy of the run takes every one). */
+  listArtifactKinds(runId: string): Promise<string[]>;
 
   /** Keep bytes once, by content hash (slides, decks). */
   putBlob(bytes: Uint8Array, mediaType: string): Promise<BlobRef>;

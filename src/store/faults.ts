@@ -7,6 +7,13 @@ const SQLITE_FAULTS: Array<[RegExp, StoreFault]> = [
   [/^SQLITE_CORRUPT|^SQLITE_NOTADB/, 'corrupt'],
   [/^SQLITE_IOERR|^SQLITE_CANTOPEN|^SQLITE_BUSY|^SQLITE_LOCKED|^SQLITE_PROTOCOL/, 'io'],
 ];
+// PostgreSQL's SQLSTATEs, and a server still away once the store's own retries gave up.
+const POSTGRES_FAULTS: Array<[RegExp, StoreFault]> = [
+  [/^53100$/, 'full'],
+  [/^25006$|^42501$/, 'read-only'],
+  [/^XX001$|^XX002$/, 'corrupt'],
+  [/^08|^57P0[1-3]$|^53300$|^ECONNREFUSED$|^ECONNRESET$|^ETIMEDOUT$/, 'io'],
+];
 const FS_FAULTS: Record<string, StoreFault> = { ENOSPC: 'full', EDQUOT: 'full', EROFS: 'read-only', EACCES: 'read-only', EPERM: 'read-only', EIO: 'io' };
 
 /** Why the store failed, when the error is a store fault (SQLite or file system) and not a bug. */
@@ -14,7 +21,7 @@ export function faultOf(error: unknown): StoreFault | undefined {
   if (error instanceof StoreError) return error.fault;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return undefined;
-  return SQLITE_FAULTS.find(([pattern]) => pattern.test(code))?.[1] ?? FS_FAULTS[code];
+  return [...SQLITE_FAULTS, ...POSTGRES_FAULTS].find(([pattern]) => pattern.test(code))?.[1] ?? FS_FAULTS[code];
 }
 
 /** One message per fault: what happened, what is kept, what to do. */

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, type Store } from '../core/index.js';
 import { guardStore } from './faults.js';
+import { createPostgresStore } from './postgres/index.js';
 import { createSqliteStore } from './sqlite/index.js';
 
 /** The embedded default, relative to the working folder. */
@@ -22,12 +23,15 @@ export async function openStore(url: string = DEFAULT_STORE_URL, o: { mustExist?
       throw new ConfigError([{ field: '--store', message: `no store at ${resolve(path)}; run something first, or name the right file with --store sqlite:<path>` }]);
     }
     store = guardStore(createSqliteStore(path === ':memory:' ? path : resolve(path), { readOnly: o.readOnly ?? false }));
+  } else if (/^postgres(ql)?:\/\//.test(url)) {
+    store = guardStore(createPostgresStore(url, { readOnly: o.readOnly ?? false }));
   } else {
-    throw new ConfigError([{ field: '--store', message: `unsupported store URL "${url}"; use sqlite:<path> (e.g. ${DEFAULT_STORE_URL})` }]);
+    throw new ConfigError([{ field: '--store', message: `unsupported store URL "${url}"; use sqlite:<path> (e.g. ${DEFAULT_STORE_URL}) or postgres://USER@HOST[:PORT]/DATABASE` }]);
   }
   await store.init();
   return store;
 }
 
 export { createSqliteStore } from './sqlite/index.js';
+export { createPostgresStore } from './postgres/index.js';
 export { faultOf, guardStore } from './faults.js';

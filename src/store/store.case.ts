@@ -98,6 +98,29 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       await s.close();
     });
 
+    it('hands out open trials as a work queue: plan order, judges once their target is done, none twice', async () => {
+      const s = await open();
+      await s.openRun(run);
+      const t = (id: string, index: number, target?: string): Trial => ({ ...trial, id, index, ...(target ? { kind: 'judge', target } : {}) });
+      await s.saveTrials([t('t1', 0), t('t2', 1), t('j1', 2, 't1'), t('t3', 3), t('t4', 4)]);
+      const [a, b, c] = ['a', 'b', 'c'].map((id, i) => ({ workerId: id, pid: i + 1, host: 'h' }));
+      const later = Date.now() + 60_000;
+      expect(await s.claimNextTrials('run-1', a!, 1, later)).toEqual(['t1']);
+      // Workers claiming at once split what is left; the judge waits for its target.
+      const [forB, forC] = await Promise.all([s.claimNextTrials('run-1', b!, 2, later), s.claimNextTrials('run-1', c!, 2, later)]);
+      expect([...forB!, ...forC!].sort()).toEqual(['t2', 't3', 't4']);
+      expect(await s.claimNextTrials('run-1', c!, 5, later)).toEqual(forC);
+      await s.saveTrialResult({ runId: 'run-1', trialId: 't1', status: 'done' }, { workerId: 'a' });
+      await s.releaseClaims('run-1', 'a');
+      expect(await s.claimNextTrials('run-1', a!, 5, later)).toEqual(['j1']);
+      // An expired claim goes back to the queue.
+      await s.renewClaims('run-1', 'b', Date.now() - 1);
+      expect(await s.claimNextTrials('run-1', a!, 5, later)).toEqual(['t2', 'j1', 't3', 't4'].filter(id => id === 'j1' || forB!.includes(id)));
+      await s.saveTrialResult({ runId: 'run-1', trialId: 'j1', status: 'failed' }, { workerId: 'a' });
+      expect(await s.claimNextTrials('run-1', a!, 5, later)).toEqual(forB);
+      await s.close();
+    });
+
     it('holds budget reservations against the stored spend, atomically', async () => {
       const s = await open();
       await s.openRun(run);
@@ -110,6 +133,15 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       expect(await s.reserveBudget('run-1', { id: 'r2', workerId: 'b', amountUsd: 0.002 }, 0.01)).toBe(true);
       await s.releaseClaims('run-1', 'b');
       expect(await s.reservedUsd('run-1')).toBe(0);
+      await s.close();
+    });
+
+    it('lets no two reservations racing for the last room under the cap both take it', async () => {
+      const s = await open();
+      await s.openRun(run);
+      const asks = Array.from({ length: 24 }, (_, i) => s.reserveBudget('run-1', { id: `r${i}`, workerId: `w${i % 3}`, amountUsd: 0.001 }, 0.0105));
+      expect((await Promise.all(asks)).filter(Boolean)).toHaveLength(10);
+      expect(await s.reservedUsd('run-1')).toBeCloseTo(0.01, 12);
       await s.close();
     });
 
@@ -148,6 +180,17 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       await s.putArtifact('run-1', 'dialogue', 'b', { turns: 2 });
       expect(await s.listArtifacts('run-1', 'dialogue')).toEqual([{ key: 'a', value: [1, 2] }, { key: 'b', value: { turns: 2 } }]);
       expect(await s.listArtifacts('run-1', 'other')).toEqual([]);
+      await s.putArtifact('run-1', 'config', 'c', null);
+      // A trial's outcome carries artefacts and judgments too, written with its status.
+      const j = {
+        specVersion: 'paideia.judgment.v1' as const, runId: 'run-1', trialId: 'j9', targetTrialId: 't1', rater: { alias: 'a', spec: 'openai:x' },
+        promptVariant: 'v1', repeat: 0, fields: {}, value: null, reason: 'no score', callSeq: null, producer: { name: 'p', version: '2', args: {} },
+      };
+      await s.saveTrialResult({ runId: 'run-1', trialId: 'j9', status: 'failed', judgments: [j], artifacts: [{ kind: 'dialogue', key: 'c', value: 'ç' }] });
+      expect((await s.listArtifacts('run-1', 'dialogue')).map(a => a.value)).toEqual([[1, 2], { turns: 2 }, 'ç']);
+      expect(await s.listJudgments('run-1')).toEqual([j]);
+      expect(await s.listArtifactKinds('run-1')).toEqual(['config', 'dialogue']);
+      expect(await s.listArtifactKinds('run-2')).toEqual([]);
       await s.close();
     });
   });

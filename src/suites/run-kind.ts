@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, parseModelSpec, type ChatParams, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
 import { buildModels } from '../engine/models.js';
+import { saveWorkerConfig } from '../engine/worker-config.js';
 import { unpricedForCap } from '../engine/pricing.js';
 import { loadPriceTable, priceFor, unpricedReason } from '../providers/pricing.js';
 import { builtInScorers } from '../scoring/builtins.js';
@@ -28,6 +29,8 @@ export const SuiteRunConfigSchema = z.strictObject({
   retryErrors: z.boolean().default(false),
   /** Continue this stored run as it was planned. */
   resume: z.string().min(1).optional(),
+  /** Plan and store the run, call nothing: `paideia worker` processes run it (from the config stored with it). */
+  planOnly: z.boolean().default(false),
   concurrency: z.number().int().min(1).default(8),
   requestsPerMinute: z.number().int().min(1).optional(),
   maxAttempts: z.number().int().min(1).default(5),
@@ -101,10 +104,13 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
     store, suites: c.suites, models: specs, repeats: c.repeats, seed: c.seed, params, ...(c.tests ? { tests: c.tests } : {}),
     testDefinitions: BUILT_IN_TESTS, scorers: builtInScorers(), createModel: spec => models.get(spec.alias)!, prices,
     ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}), useCache: c.useCache, retryErrors: c.retryErrors,
-    ...(c.resume ? { resumeRunId: c.resume } : {}), ...(flagJudging ? { judging: flagJudging } : {}),
+    ...(c.resume ? { resumeRunId: c.resume } : {}), ...(flagJudging ? { judging: flagJudging } : {}), planOnly: c.planOnly,
     concurrency: provider => (provider === 'baseline' || provider === 'replay' ? Math.max(c.concurrency, 16) : c.concurrency),
     ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.stopSignal ? { stopSignal: ctx.stopSignal } : {}), onEvent: ctx.onEvent,
   });
+  // Workers rebuild the run from what it was planned with: its cap, concurrency and call options
+  // (the price table is stored with the run).
+  if (c.planOnly) await saveWorkerConfig(store, run.id, { ...c, suites: [], models: [], judges: undefined, judgeFamilies: undefined, prices: undefined, planOnly: false, resume: run.id });
   return {
     runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.done, failed: summary.failed, pending: summary.pending,
     spentUsd: summary.spentUsd, ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}),

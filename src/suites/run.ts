@@ -45,6 +45,8 @@ export interface RunSuiteOptions {
   /** Judge tutor_accuracy explanations with these two judges (stored with the run; a resume reuses them). */
   judging?: JudgingConfig;
   concurrency: (provider: string) => number;
+  /** Plan and store the run, then stop: workers (`paideia worker`) run its trials. */
+  planOnly?: boolean;
   signal?: AbortSignal;
   /** Start no new call; calls in flight finish and are stored. */
   stopSignal?: AbortSignal;
@@ -87,6 +89,7 @@ export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
   await o.store.saveTrials(trials);
   await o.store.setRunStatus(run.id, 'running');
   o.onEvent?.({ type: 'planned', runId: run.id, kind: SUITE_RUN, trials: trials.length });
+  if (o.planOnly) return planned(o.store, run, trials.length);
   const endpoints = { ...run.config.endpoints, ...judging?.endpoints };
   const summary = await executeTrials({
     store: o.store, runId: run.id, trials, stepOf, models,
@@ -102,6 +105,18 @@ export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
   const note = summary.stoppedBy === 'cost-cap' ? `cost cap $${o.costCapUsd} reached` : summary.stoppedBy ? 'interrupted' : summary.failed ? `${summary.failed} trial(s) failed` : undefined;
   await o.store.setRunStatus(run.id, status, note);
   return { run: { ...run, status }, summary, ...(explained ? { judging: explained } : {}) };
+}
+
+/** A planned run left for workers: stopped (resumable), nothing called. */
+async function planned(store: Store, run: RunRecord, total: number): Promise<SuiteRunResult> {
+  const statuses = [...(await store.listTrialStatuses(run.id)).values()];
+  const done = statuses.filter(s => s === 'done').length;
+  const failed = statuses.length - done;
+  await store.setRunStatus(run.id, 'stopped', 'planned; waiting for workers');
+  return {
+    run: { ...run, status: 'stopped' },
+    summary: { total, done, failed, pending: total - done - failed, needsCall: 0, blocked: 0, spentUsd: await store.spentUsd(run.id), overshootUsd: 0 },
+  };
 }
 
 /** The trials of a suite run: items x models x repeats, and the judges of explanations when it has them. */

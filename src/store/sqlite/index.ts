@@ -261,6 +261,15 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       ) as Row[]).map(r => r.trial_id as string)));
       return trialIds.filter(id => taken.has(id));
     },
+    async claimNextTrials(runId, worker, limit, expiresAt) {
+      return read(() => db.transaction(() => {
+        const now = Date.now();
+        const ids = (st().nextOpen.all(runId, worker.workerId, now, limit) as Row[]).map(r => r.id as string);
+        if (ids.length === 0) return ids;
+        return (st().putClaims.all(runId, worker.workerId, worker.pid, worker.host, expiresAt, JSON.stringify(ids), now) as Row[])
+          .map(r => r.trial_id as string);
+      }).immediate());
+    },
     async renewClaims(runId, workerId, expiresAt) {
       return read(() => st().renewClaims.run(expiresAt, runId, workerId).changes);
     },
@@ -298,6 +307,9 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
     },
     async listArtifacts(runId, kind) {
       return read(() => (st().artifacts.all(runId, kind) as Row[]).map(r => ({ key: r.key as string, value: parse(r.value) })));
+    },
+    async listArtifactKinds(runId) {
+      return read(() => (st().artifactKinds.all(runId) as Row[]).map(r => r.kind as string));
     },
     async putBlob(bytes, mediaType) {
       const hash = createHash('sha256').update(bytes).digest('hex');

@@ -56,6 +56,12 @@ const SQL = {
   putArtifact: `INSERT INTO artifacts (run_id, kind, key, value) VALUES (?, ?, ?, ?)
     ON CONFLICT (run_id, kind, key) DO UPDATE SET value = excluded.value`,
   artifacts: 'SELECT key, value FROM artifacts WHERE run_id = ? AND kind = ? ORDER BY key',
+  artifactKinds: 'SELECT DISTINCT kind FROM artifacts WHERE run_id = ? ORDER BY kind',
+  // (runId, workerId, now, limit): open trials nobody else holds, a judge only once its target is done.
+  nextOpen: `SELECT t.id FROM trials t LEFT JOIN claims c ON c.run_id = t.run_id AND c.trial_id = t.id
+    WHERE t.run_id = ? AND t.status IS NULL AND (c.trial_id IS NULL OR c.worker_id = ? OR c.expires_at <= ?)
+      AND (t.target IS NULL OR EXISTS (SELECT 1 FROM trials g WHERE g.run_id = t.run_id AND g.id = t.target AND g.status = 'done'))
+    ORDER BY t.idx LIMIT ?`,
   claimOf: 'SELECT worker_id, expires_at FROM claims WHERE run_id = ? AND trial_id = ?',
   // (runId, workerId, pid, host, expiresAt, JSON trial ids, now): claim each that nobody holds, whose claim expired, or that this worker holds.
   putClaims: `INSERT INTO claims (run_id, trial_id, worker_id, pid, host, expires_at)

@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { copyRun } from '../../store/copy.js';
+import { openStore } from '../../store/index.js';
+
+/** Copy runs between stores: one with --run, else every run FROM holds. */
+export async function storeCopyCommand(fromUrl: string, toUrl: string, f: { run?: string }): Promise<void> {
+  const from = await openStore(fromUrl, { mustExist: true, readOnly: true });
+  try {
+    const to = await openStore(toUrl);
+    try {
+      const ids = f.run ? [f.run] : (await from.listRuns()).map(r => r.id);
+      for (const id of ids) {
+        const c = await copyRun(from, to, id);
+        process.stderr.write(`copied run ${id}: ${c.trials} trial(s), ${c.calls} call(s), ${c.scores} score(s), ${c.judgments} judgment(s), ${c.artifacts} artefact(s) to ${to.url}\n`);
+        process.stdout.write(`${id}\n`);
+      }
+    } finally {
+      await to.close();
+    }
+  } finally {
+    await from.close();
+  }
+}
+
+export function registerStore(program: Command): void {
+  const store = program.command('store').description('move runs between stores');
+  store.command('copy')
+    .description('copy runs, with everything stored with them, from one store to another (sqlite:<path> <-> postgres://...)')
+    .argument('<from>', 'store URL to read, e.g. sqlite:.paideia/paideia.db')
+    .argument('<to>', 'store URL to write, e.g. postgres://paideia@db.lab:5432/paideia')
+    .option('--run <run-id>', 'only this run (default: every run)')
+    .action(async (from: string, to: string, f: { run?: string }) => storeCopyCommand(from, to, f));
+}

@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
+import { runWorker } from '../../worker.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { commandHint } from '../hint.js';
+import { numberFlag, positiveInt } from '../options.js';
+
+interface WorkerFlags { store: string; run?: string; concurrency?: string; batch?: string; follow?: boolean }
+
+/** Work on the store's planned runs until no trial is left that this process could take. */
+export async function workerCommand(f: WorkerFlags): Promise<number> {
+  const concurrency = numberFlag('--concurrency', f.concurrency, positiveInt, 'a whole number >= 1');
+  const batch = numberFlag('--batch', f.batch, positiveInt, 'a whole number >= 1');
+  const store = await openStore(f.store);
+  const stop = new AbortController();
+  const abort = new AbortController();
+  const onSigint = () => {
+    process.stderr.write('\nfinishing the calls in flight; press Ctrl-C again to abort them\n');
+    stop.abort();
+    process.once('SIGINT', () => abort.abort());
+  };
+  const onSigterm = () => { stop.abort(); abort.abort(); };
+  process.once('SIGINT', onSigint);
+  process.once('SIGTERM', onSigterm);
+  try {
+    const summary = await runWorker({
+      store, ...(f.run ? { runId: f.run } : {}), ...(concurrency ? { concurrency } : {}), ...(batch ? { batch } : {}),
+      follow: f.follow ?? false, stopSignal: stop.signal, signal: abort.signal,
+    });
+    for (const r of summary.runs) {
+      const why = r.stoppedBy === 'cost-cap' ? '; stopped by the run\'s cost cap' : r.stoppedBy ? `; stopped (${r.stoppedBy})` : '';
+      process.stderr.write(`run ${r.runId}: this worker finished ${r.done} trial(s), ${r.failed} failed, in ${r.batches} batch(es)${why}\n`);
+    }
+    if (!summary.runs.length) process.stderr.write(`no run with work left in ${store.url}; plan one with: ${commandHint(['run', 'data/samples/irish', '--model', 'baseline:gold', '--plan-only'], store.url)}\n`);
+    return summary.runs.some(r => r.stoppedBy) ? EXIT_CODES.stopped : EXIT_CODES.ok;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
+    await store.close();
+  }
+}
+
+export function registerWorker(program: Command): void {
+  program.command('worker')
+    .description('claim and run trials of stored runs (planned with run --plan-only) until none is left; start any number, on any machines sharing a postgres:// store')
+    .option('--store <url>', `store URL: postgres://USER@HOST[:PORT]/DATABASE, or sqlite:<path> (default ${DEFAULT_STORE_URL})`, DEFAULT_STORE_URL)
+    .option('--run <run-id>', 'only this run (default: every run with work left)')
+    .option('--concurrency <n>', 'concurrent calls per provider (default: what the run was planned with)')
+    .option('--batch <n>', 'trials claimed at a time (default 16 per concurrent call, at least 64, and 1/50 of a large run)')
+    .option('--follow', 'keep waiting for new runs instead of ending when none is left')
+    .action(async (f: WorkerFlags) => {
+      process.exitCode = await workerCommand(f);
+    });
+}

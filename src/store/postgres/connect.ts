@@ -1,0 +1,94 @@
+import pg from 'pg';
+import { ConfigError, StoreError } from '../../core/index.js';
+
+/** `postgres://user:secret@host/db` as it may be shown: without the password. */
+export function publicUrl(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '';
+  return u.toString().replace(/^(postgres(?:ql)?:\/\/[^:@/]*):?@/, '$1@');
+}
+
+/** Check the URL before connecting: a typo is bad input (exit 2), named with the flag. */
+export function checkUrl(url: string): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new ConfigError([{ field: '--store', message: `"${url}" is not a URL; expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, e.g. postgres://paideia@127.0.0.1:5432/paideia` }]);
+  }
+  if (!u.hostname || u.pathname.length < 2) {
+    throw new ConfigError([{ field: '--store', message: `${publicUrl(url)} names no ${u.hostname ? 'database' : 'host'}; expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` }]);
+  }
+  return u;
+}
+
+// int8 (sequence numbers, expiry times) as numbers, as the SQLite store returns them.
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+export function createPool(url: string, o: { readOnly: boolean; max: number }): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url, max: o.max, types, connectionTimeoutMillis: 10_000, application_name: 'paideia',
+    ...(o.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+  });
+  // An idle connection cut by a server restart is an event, not a crash: the next query reconnects.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+const CONNECTION = /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOTFOUND)$/;
+
+/**
+ * Errors a retry can cure: the server restarting or unreachable for a while, a connection cut,
+ * a serialisation failure or deadlock between workers.
+ */
+export function isTransient(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (CONNECTION.test(code) && code !== 'ENOTFOUND') return true;
+  if (/^(08|57P0[1-3]|40001|40P01|53300)/.test(code)) return true;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return /Connection terminated|connection timeout|terminating connection|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(message);
+}
+
+/** Run `fn` again on transient errors, backing off (100 ms doubling to 2 s) for up to `forMs`. */
+export async function withRetry<T>(fn: () => Promise<T>, forMs: number): Promise<T> {
+  const start = Date.now();
+  for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (!isTransient(error) || Date.now() - start + wait > forMs) throw error;
+      await new Promise(resolve => setTimeout(resolve, wait));
+    }
+  }
+}
+
+/**
+ * What opening the store failed on, said so that it can be fixed: a server that is not there,
+ * a refused login, a missing database or missing rights. Exit 2 (bad input), never a stack.
+ */
+export function openError(url: string, error: unknown): Error {
+  const shown = publicUrl(url);
+  const u = new URL(url);
+  const user = decodeURIComponent(u.username) || process.env.PGUSER || 'the current user';
+  const db = decodeURIComponent(u.pathname.slice(1));
+  const code = String((error as { code?: unknown }).code ?? '');
+  const detail = (error as Error).message;
+  const say = (message: string) => new ConfigError([{ field: '--store', message }], { cause: error });
+  if (code === 'ECONNREFUSED' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || /timeout/i.test(detail)) {
+    return say(`cannot reach PostgreSQL at ${u.host} (${code || detail}); start the server (e.g. pg_ctlcluster 15 main start) or correct host and port in ${shown}`);
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return say(`unknown host "${u.hostname}" in ${shown}; correct the host name`);
+  if (code === '28P01' || code === '28000') {
+    return say(`PostgreSQL refused the login of ${user} (${detail}); give the right user and password in the URL (postgres://USER:PASSWORD@${u.host}/${db}) or in PGPASSWORD, or allow the user in pg_hba.conf`);
+  }
+  if (code === '3D000') return say(`database "${db}" does not exist on ${u.host}; create it with: createdb -h ${u.hostname} -p ${u.port || 5432} -U ${user} ${db}`);
+  if (code === '42501') {
+    return say(`${user} may not create Paideia's tables in database "${db}" (${detail}); as the database owner run: GRANT CREATE ON SCHEMA public TO "${user}"; or run paideia once as a user who may`);
+  }
+  if (error instanceof StoreError || error instanceof ConfigError) return error;
+  return new StoreError('io', `the store ${shown} could not be opened (${code} ${detail}); check the server and run the command again`, { cause: error });
+}
