@@ -6,7 +6,7 @@ export * from './core/index.js';
 export { loadItems, itemFiles } from './suites/load.js';
 export { buildSuites, describeBuilders, defaultBuilders } from './suites/build.js';
 export { BUILT_IN_TESTS } from './suites/tests/index.js';
-export { createChatModel } from './providers/index.js';
+export { createChatModel, acceptsImages, imagePart, storedImagePart } from './providers/index.js';
 export { wrapChatModel, retryMiddleware, rateLimitMiddleware, concurrencyMiddleware } from './providers/middleware/index.js';
 export { loadPriceTable, priceFor, costOf, estimateCost } from './providers/pricing.js';
 export { planTrials } from './suites/plan.js';
