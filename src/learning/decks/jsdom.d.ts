@@ -10,10 +10,14 @@ declare module 'jsdom' {
     setAttribute(name: string, value: string): void;
     removeAttribute(name: string): void;
     remove(): void;
+    querySelectorAll(selector: string): Iterable<MiniElement> & { readonly length: number };
+    append(node: MiniNode): void;
   }
+  export interface MiniNode { readonly nodeType: number }
   export interface MiniDocument {
     readonly documentElement: MiniElement;
     querySelectorAll(selector: string): Iterable<MiniElement> & { readonly length: number };
+    createTextNode(text: string): MiniNode;
   }
   export class JSDOM {
     constructor(html?: string);

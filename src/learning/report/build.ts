@@ -1,0 +1,136 @@
+import { kendallTauB, pairedTTest, spearman } from '../../stats/index.js';
+import type { Judgment } from '../../core/index.js';
+import { DIMENSIONS, ORIGINAL, type Dimension } from '../run/plan.js';
+import type { DeckMetrics } from '../decks/metrics.js';
+import { judgmentDimension, judgmentVariant, type MarkedLearner, type StudyData } from './collect.js';
+import { LEARNER_KEYS, figure, overUnits, unitMeans, type Figure, type LearnerFigureKey } from './figures.js';
+
+/** D3 metrics reported as figures (the numeric ones). */
+export const D3_KEYS = ['slides', 'words', 'wordsPerSlide', 'tables', 'images', 'colours', 'exercises', 'overflowSlides', 'visualAids'] as const;
+type D3Key = (typeof D3_KEYS)[number];
+
+export interface GeneratorFigures {
+  spec: string;
+  baseline: boolean;
+  pre: Figure; post: Figure; gain: Figure; near: Figure; far: Figure;
+  d1: Figure; d2: Figure;
+  d3: Record<D3Key, Figure>;
+  /** Decks rejected (not HTML, no slides, too large): failed generations, never rendered. */
+  failedGenerations: number;
+}
+
+export interface Correlation {
+  n: number;
+  spearman: { rho: number | null; pValue: number | null };
+  kendall: { tau: number | null; pValue: number | null };
+}
+
+export const learnerValue = (l: MarkedLearner, key: LearnerFigureKey): number | null => {
+  const s = l.scores;
+  if (key === 'gain') return s.posttest !== null && s.pretest !== null ? s.posttest - s.pretest : null;
+  return key === 'pre' ? s.pretest : key === 'post' ? s.posttest : s[key];
+};
+
+/** Learner trials of the primary condition: the deck as generated, the first puzzle-context and frames setting. */
+export function primary(data: StudyData, variant = ORIGINAL): MarkedLearner[] {
+  const ctx = data.design.puzzleContext[0];
+  const frames = data.design.frames[0];
+  return data.learners.filter(l => l.record.deckVariant === variant && l.record.puzzleContext === ctx && l.record.frames === frames);
+}
+
+export function learnerFigures(rows: ReadonlyArray<MarkedLearner>, seed: number): Record<LearnerFigureKey, Figure> {
+  return Object.fromEntries(LEARNER_KEYS.map(k => [k, overUnits(rows, r => r.record.unit, r => learnerValue(r, k), seed)])) as Record<LearnerFigureKey, Figure>;
+}
+
+const judged = (data: StudyData, generator: string, dimension: Dimension, variant: string) =>
+  data.judgments.filter(j => judgmentDimension(j) === dimension && judgmentVariant(j) === variant && data.decks.get(j.targetTrialId)?.[0]?.generator.alias === generator && j.value !== null);
+const unitOfJudgment = (data: StudyData) => (j: Judgment) => data.decks.get(j.targetTrialId)![0]!.unit;
+
+/** Per generator: the learners' figures, the judges' D1 and D2 and the decks' D3, each over units. */
+export function generatorFigures(data: StudyData): Record<string, GeneratorFigures> {
+  const seed = data.design.seed;
+  const rows = primary(data);
+  const baselines = new Set(['baseline:blank-deck', 'baseline:outline']);
+  return Object.fromEntries(data.design.generators.map(g => {
+    const own = rows.filter(r => r.generator === g.alias);
+    const decks = [...data.decks.values()].flatMap(v => v.filter(d => d.variant === ORIGINAL && d.generator.alias === g.alias));
+    const ok = decks.filter((d): d is Extract<typeof d, { status: 'ok' }> => d.status === 'ok');
+    const d3 = Object.fromEntries(D3_KEYS.map(k => [k, overUnits(ok, d => d.unit, d => (d.metrics as DeckMetrics)[k], seed)])) as Record<D3Key, Figure>;
+    const dims = Object.fromEntries(DIMENSIONS.map(dim => [dim, overUnits(judged(data, g.alias, dim, ORIGINAL), unitOfJudgment(data), j => j.value, seed)])) as Record<Dimension, Figure>;
+    return [g.alias, { spec: g.spec, baseline: baselines.has(g.spec), ...learnerFigures(own, seed), ...dims, d3, failedGenerations: decks.length - ok.length }];
+  }));
+}
+
+/** Spearman and Kendall tau-b of two paired series with p-values; nulls where they are undefined (n < 2, constant series). */
+export function correlation(x: ReadonlyArray<number>, y: ReadonlyArray<number>): Correlation {
+  const safe = <T>(f: () => T): T | undefined => {
+    try { return f(); } catch { return undefined; }
+  };
+  const num = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? null : v);
+  const s = x.length >= 2 ? safe(() => spearman(x, y)) : undefined;
+  const k = x.length >= 2 ? safe(() => kendallTauB(x, y)) : undefined;
+  return { n: x.length, spearman: { rho: num(s?.rho), pValue: num(s?.pValue) }, kendall: { tau: num(k?.tau), pValue: num(k?.pValue) } };
+}
+
+/** D1 and D2 against gain across generators (their means), and across decks (unit x generator). */
+export function correlations(data: StudyData, generators: Record<string, GeneratorFigures>): Record<Dimension, { generators: Correlation; decks: Correlation }> {
+  const rows = primary(data);
+  return Object.fromEntries(DIMENSIONS.map(dim => {
+    const pairs = Object.values(generators).filter(g => g[dim].mean !== null && g.gain.mean !== null);
+    const deckGain = new Map<string, number>();
+    for (const g of data.design.generators) {
+      for (const [unit, v] of unitMeans(rows.filter(r => r.generator === g.alias), r => r.record.unit, r => learnerValue(r, 'gain'))) deckGain.set(`${g.alias}|${unit}`, v);
+    }
+    const deckDim = new Map<string, number>();
+    for (const g of data.design.generators) {
+      for (const [unit, v] of unitMeans(judged(data, g.alias, dim, ORIGINAL), unitOfJudgment(data), j => j.value)) deckDim.set(`${g.alias}|${unit}`, v);
+    }
+    const keys = [...deckDim.keys()].filter(k => deckGain.has(k)).sort();
+    return [dim, {
+      generators: correlation(pairs.map(g => g[dim].mean!), pairs.map(g => g.gain.mean!)),
+      decks: correlation(keys.map(k => deckDim.get(k)!), keys.map(k => deckGain.get(k)!)),
+    }];
+  })) as Record<Dimension, { generators: Correlation; decks: Correlation }>;
+}
+
+export interface InjectionDrop {
+  /** Mean of original minus injected over decks (unit x generator), with its 95% bootstrap interval. */
+  drop: Figure;
+  /** Paired two-tailed t-test of original against injected; null with fewer than 2 pairs. */
+  tTest: { t: number | null; df: number; pValue: number | null } | null;
+}
+
+/** Per injection family: how much each dimension drops from the original deck, paired by deck. */
+export function errorInjection(data: StudyData): Record<string, Record<string, InjectionDrop>> {
+  const seed = data.design.seed;
+  const dims: Record<string, (variant: string) => Map<string, number>> = {};
+  for (const key of LEARNER_KEYS) {
+    dims[key] = variant => {
+      const out = new Map<string, number>();
+      for (const g of data.design.generators) for (const [u, v] of unitMeans(primary(data, variant).filter(r => r.generator === g.alias), r => r.record.unit, r => learnerValue(r, key))) out.set(`${g.alias}|${u}`, v);
+      return out;
+    };
+  }
+  for (const dim of DIMENSIONS) {
+    dims[dim] = variant => {
+      const out = new Map<string, number>();
+      for (const g of data.design.generators) for (const [u, v] of unitMeans(judged(data, g.alias, dim, variant), unitOfJudgment(data), j => j.value)) out.set(`${g.alias}|${u}`, v);
+      return out;
+    };
+  }
+  return Object.fromEntries(data.design.inject.map(family => [family, Object.fromEntries(Object.entries(dims).map(([dim, of]) => {
+    const original = of(ORIGINAL);
+    const injected = of(family);
+    const keys = [...original.keys()].filter(k => injected.has(k)).sort();
+    const a = keys.map(k => original.get(k)!);
+    const b = keys.map(k => injected.get(k)!);
+    let tTest: InjectionDrop['tTest'] = null;
+    if (keys.length >= 2) {
+      try {
+        const t = pairedTTest(a, b);
+        tTest = { t: Number.isFinite(t.t) ? t.t : null, df: t.df, pValue: Number.isFinite(t.pValue) ? t.pValue : null };
+      } catch { tTest = null; }
+    }
+    return [dim, { drop: figure(a.map((x, i) => x - b[i]!), seed), tTest }];
+  }))]));
+}
