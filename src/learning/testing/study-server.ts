@@ -24,7 +24,7 @@ export function scriptedDeck(model: string, unitId: string): string {
  * generators `gen-good` / `gen-poor` answer with small decks; learners `learner-strong` and
  * `learner-weak` take notes that say whether the deck had three slides, and answer right only
  * from such notes (strong: every test; weak: the posttest only); judges rate a three-slide deck
- * 5 and any other 2 on every sub-dimension. It reads test items only to script right answers.
+ * 5 and any other 2 on every sub-dimension; `learner-broken` gets HTTP 400 on every call. It reads test items only to script right answers.
  */
 export async function startStudyServer(units: ReadonlyArray<Unit>, o: { delayMs?: number } = {}): Promise<FakeServer> {
   const byPrompt = new Map(units.flatMap(u => (['source_items', 'near_transfer', 'far_transfer'] as const).flatMap(set => u[set].map(item => [item.prompt, { set, item }] as const))));
@@ -33,6 +33,8 @@ export async function startStudyServer(units: ReadonlyArray<Unit>, o: { delayMs?
       const body = req.body as Body;
       const system = String(body.messages[0]?.content ?? '');
       const user = lastUserText(req);
+      // A learner whose every call fails, so failed trials can be told from wrong answers.
+      if (body.model === 'learner-broken') return { status: 400, body: { error: { message: 'scripted failure', type: 'invalid_request_error' } } };
       const text = answer(body.model, system, user, byPrompt);
       return { status: 200, ...(o.delayMs ? { delayMs: o.delayMs } : {}), body: openAIChatBody({ text, usage: { prompt_tokens: 100, completion_tokens: 20 } }) };
     },
