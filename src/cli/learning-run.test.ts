@@ -110,6 +110,9 @@ describe('paideia learning run: two units x two generator models x two learner m
     // good deck: both learners learn (post 1); strong transfers (near, far 1), weak does not (0): 0.5 on average.
     expect(r.generators.good).toMatchObject({ pre: { mean: 0, n: 2 }, post: { mean: 1, n: 2 }, gain: { mean: 1, n: 2, low: 1, high: 1 }, near: { mean: 0.5 }, far: { mean: 0.5 }, d1: { mean: 5 }, d2: { mean: 5 } });
     expect(r.generators.poor).toMatchObject({ pre: { mean: 0 }, post: { mean: 0 }, gain: { mean: 0 }, near: { mean: 0 }, far: { mean: 0 }, d1: { mean: 2 }, d2: { mean: 2 } });
+    // items pooled: strong gets all 8 near items of the two units right, weak none: 8 of 16
+    expect(r.generators.good!.outcomes).toMatchObject({ micro: { near: { mean: 0.5 } }, nearFarGap: { macro: { mean: 0 } } });
+    expect(Object.keys(r.generators.good!.outcomes!.gainByTaskType).sort()).toEqual(['matching', 'translation']);
     expect(r.generators.good!.d3.slides.mean).toBe(3);
     expect(r.generators.poor!.d3.tables.mean).toBe(0);
     // across the four decks, D1 (5, 5, 2, 2) orders gain (1, 1, 0, 0) perfectly

@@ -16,15 +16,14 @@ export interface Ablations {
 
 /** Each ablation is a condition of the one run; every figure here is over units, as the main table. */
 export function ablations(data: StudyData, _generators: Record<string, GeneratorFigures>): Ablations {
-  const seed = data.design.seed;
   const original = data.learners.filter(l => l.record.deckVariant === ORIGINAL);
   const [ctx0, frames0] = [data.design.puzzleContext[0], data.design.frames[0]];
   return {
     learners: data.design.learners.flatMap(l => data.design.generators.map(g => ({
       learner: l.alias, spec: l.spec, baseline: l.spec === 'baseline:examples', generator: g.alias,
-      ...learnerFigures(original.filter(r => r.record.learner.alias === l.alias && r.generator === g.alias && r.record.puzzleContext === ctx0 && r.record.frames === frames0), seed),
+      ...learnerFigures(data, original.filter(r => r.record.learner.alias === l.alias && r.generator === g.alias && r.record.puzzleContext === ctx0 && r.record.frames === frames0)),
     }))),
-    puzzleContext: data.design.puzzleContext.map(puzzleContext => ({ puzzleContext, ...learnerFigures(original.filter(r => r.record.puzzleContext === puzzleContext && r.record.frames === frames0), seed) })),
-    frames: data.design.frames.map(frames => ({ frames, ...learnerFigures(original.filter(r => r.record.frames === frames && r.record.puzzleContext === ctx0), seed) })),
+    puzzleContext: data.design.puzzleContext.map(puzzleContext => ({ puzzleContext, ...learnerFigures(data, original.filter(r => r.record.puzzleContext === puzzleContext && r.record.frames === frames0)) })),
+    frames: data.design.frames.map(frames => ({ frames, ...learnerFigures(data, original.filter(r => r.record.frames === frames && r.record.puzzleContext === ctx0)) })),
   };
 }

@@ -3,7 +3,8 @@ import type { Judgment } from '../../core/index.js';
 import { DIMENSIONS, ORIGINAL, type Dimension } from '../run/plan.js';
 import type { DeckMetrics } from '../decks/metrics.js';
 import { judgmentDimension, judgmentVariant, type MarkedLearner, type StudyData } from './collect.js';
-import { LEARNER_KEYS, figure, overUnits, unitMeans, type Figure, type LearnerFigureKey } from './figures.js';
+import { LEARNER_KEYS, RESAMPLES, figure, overUnits, unitMeans, type Figure, type LearnerFigureKey } from './figures.js';
+import { cellsOf, summariseOutcomes, type Estimate, type MarkedAnswer, type OutcomeSummary } from '../outcomes/index.js';
 
 /** D3 metrics reported as figures (the numeric ones). */
 export const D3_KEYS = ['slides', 'words', 'wordsPerSlide', 'tables', 'images', 'colours', 'exercises', 'overflowSlides', 'visualAids'] as const;
@@ -17,6 +18,8 @@ export interface GeneratorFigures {
   d3: Record<D3Key, Figure>;
   /** Decks rejected (not HTML, no slides, too large): failed generations, never rendered. */
   failedGenerations: number;
+  /** Item-level averages, near/far gap, normalised gain, gains by band and task type, negative gains. */
+  outcomes: ReturnType<typeof outcomeDetails>;
 }
 
 export interface Correlation {
@@ -38,8 +41,36 @@ export function primary(data: StudyData, variant = ORIGINAL): MarkedLearner[] {
   return data.learners.filter(l => l.record.deckVariant === variant && l.record.puzzleContext === ctx && l.record.frames === frames);
 }
 
-export function learnerFigures(rows: ReadonlyArray<MarkedLearner>, seed: number): Record<LearnerFigureKey, Figure> {
-  return Object.fromEntries(LEARNER_KEYS.map(k => [k, overUnits(rows, r => r.record.unit, r => learnerValue(r, k), seed)])) as Record<LearnerFigureKey, Figure>;
+const PHASE_OF = { pretest: 'pre', posttest: 'post', near: 'near', far: 'far' } as const;
+
+/** The learning-outcome summary (outcomes' summariseOutcomes) of learner trials, pooled as one group. */
+export function outcomeSummary(data: StudyData, rows: ReadonlyArray<MarkedLearner>): OutcomeSummary | undefined {
+  const marks: MarkedAnswer[] = rows.flatMap(r => r.marks.map(m => ({ unit: r.record.unit, deck: r.generator, learner: r.record.learner.alias, phase: PHASE_OF[m.phase], item: m.index, mark: m.mark })));
+  return summariseOutcomes(cellsOf(marks), { units: data.units, seed: data.design.seed, resamples: RESAMPLES, groupOf: () => 'all', normalisedGain: true })[0];
+}
+
+const asFigure = (e: Estimate | undefined): Figure => {
+  const num = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? null : x);
+  return { mean: num(e?.value), n: e?.n ?? 0, low: num(e?.low), high: num(e?.high) };
+};
+
+/** Pre, post, gain, near and far as puzzle-level (macro) figures over units. */
+export function learnerFigures(data: StudyData, rows: ReadonlyArray<MarkedLearner>): Record<LearnerFigureKey, Figure> {
+  const s = outcomeSummary(data, rows);
+  return Object.fromEntries(LEARNER_KEYS.map(k => [k, asFigure(s?.[k].macro)])) as Record<LearnerFigureKey, Figure>;
+}
+
+/** What the outcome analysis adds to the public figures: item-level averages, the near/far gap, bands and task types. */
+export function outcomeDetails(data: StudyData, rows: ReadonlyArray<MarkedLearner>) {
+  const s = outcomeSummary(data, rows);
+  if (!s) return null;
+  return {
+    micro: Object.fromEntries(LEARNER_KEYS.map(k => [k, asFigure(s[k].micro)])), nearFarGap: { macro: asFigure(s.nearFarGap.macro), micro: asFigure(s.nearFarGap.micro) },
+    normalisedGain: s.normalisedGain ? { macro: asFigure(s.normalisedGain.macro), undefinedCells: s.normalisedGain.undefinedCells } : null,
+    gainByBand: Object.fromEntries(Object.entries(s.gainByBand).map(([k, e]) => [k, asFigure(e)])),
+    gainByTaskType: Object.fromEntries(Object.entries(s.gainByTaskType).map(([k, e]) => [k, asFigure(e)])),
+    negativeGains: s.negativeGains,
+  };
 }
 
 const judged = (data: StudyData, generator: string, dimension: Dimension, variant: string) =>
@@ -57,7 +88,7 @@ export function generatorFigures(data: StudyData): Record<string, GeneratorFigur
     const ok = decks.filter((d): d is Extract<typeof d, { status: 'ok' }> => d.status === 'ok');
     const d3 = Object.fromEntries(D3_KEYS.map(k => [k, overUnits(ok, d => d.unit, d => (d.metrics as DeckMetrics)[k], seed)])) as Record<D3Key, Figure>;
     const dims = Object.fromEntries(DIMENSIONS.map(dim => [dim, overUnits(judged(data, g.alias, dim, ORIGINAL), unitOfJudgment(data), j => j.value, seed)])) as Record<Dimension, Figure>;
-    return [g.alias, { spec: g.spec, baseline: baselines.has(g.spec), ...learnerFigures(own, seed), ...dims, d3, failedGenerations: decks.length - ok.length }];
+    return [g.alias, { spec: g.spec, baseline: baselines.has(g.spec), ...learnerFigures(data, own), ...dims, d3, failedGenerations: decks.length - ok.length, outcomes: outcomeDetails(data, own) }];
   }));
 }
 

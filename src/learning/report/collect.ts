@@ -1,5 +1,5 @@
 import type { Judgment, ModelSpec, Store } from '../../core/index.js';
-import { matchesAccepted } from '../../metrics/index.js';
+import { markAnswer, type Mark } from '../outcomes/index.js';
 import type { Frames } from '../run/config.js';
 import { DECK_JUDGE_STEP, ORIGINAL, STUDY_ARTIFACT, type Dimension } from '../run/plan.js';
 import { ANSWERS_ARTIFACT, type LearnerRecord } from '../steps/answers.js';
@@ -26,7 +26,7 @@ export interface MarkedLearner {
   record: LearnerRecord;
   generator: string;
   scores: Record<TestPhase, number | null>;
-  marks: Array<{ phase: TestPhase; index: number; correct: boolean }>;
+  marks: Array<{ phase: TestPhase; index: number; mark: Mark; correct: boolean }>;
 }
 
 export interface StudyData {
@@ -41,7 +41,7 @@ export interface StudyData {
   judgments: Judgment[];
 }
 
-/** Everything a learning report needs, read from the store; answers are marked here (normalised exact match). */
+/** Everything a learning report needs, read from the store; answers are marked here (outcomes' markAnswer: the suites' normalised exact match). */
 export async function collectStudy(store: Store, runId: string): Promise<StudyData> {
   const design = (await store.listArtifacts(runId, STUDY_ARTIFACT)).find(a => a.key === 'design')?.value as unknown as StudyDesign | undefined;
   if (!design) throw new Error(`run ${runId} holds no learning study design; is it a learning run?`);
@@ -65,8 +65,8 @@ export async function collectStudy(store: Store, runId: string): Promise<StudyDa
 
 export function markLearner(record: LearnerRecord, unit: Unit, generator: string): MarkedLearner {
   const marks = record.answers.map(a => {
-    const item = unit[a.set][a.index]!;
-    return { phase: a.phase, index: a.index, correct: a.answer !== null && matchesAccepted(a.answer, item.accepted ?? [item.answer]).matched };
+    const mark = markAnswer(unit[a.set][a.index]!, a.answer === null ? { type: 'unparseable', reason: a.reason ?? 'no answer' } : { type: 'answer', text: a.answer });
+    return { phase: a.phase, index: a.index, mark, correct: mark.status === 'right' };
   });
   const share = (phase: TestPhase) => {
     const own = marks.filter(m => m.phase === phase);
