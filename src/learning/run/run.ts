@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ConfigError, contentHash, type RunContext, type RunOutcome, type StepKind, type Trial, type JsonValue } from '../../core/index.js';
+import { ConfigError, contentHash, type ConfigIssue, type RunContext, type RunOutcome, type StepKind, type Trial, type JsonValue } from '../../core/index.js';
 import { PAIDEIA_VERSION } from '../../core/version.js';
 import { executeTrials } from '../../engine/execute.js';
 import { DEFAULT_MAX_TOKENS } from '../../engine/limits.js';
@@ -38,12 +38,18 @@ export interface LearningRunOptions {
 export async function runLearningStudy(s: LearningRunSettings, ctx: RunContext, o: LearningRunOptions = {}): Promise<RunOutcome> {
   const { store } = ctx;
   const loaded = loadUnits(s.unitPaths ?? [SHIPPED_UNITS]);
-  const issues = s.units.flatMap(id => (loaded.some(u => u.unit.id === id) ? [] : [{ field: '--units', message: `no unit "${id}"; known: ${loaded.map(u => u.unit.id).join(', ')}` }]));
+  const issues: ConfigIssue[] = s.units.flatMap(id => (loaded.some(u => u.unit.id === id) ? [] : [{ field: '--units', message: `no unit "${id}"; known: ${loaded.map(u => u.unit.id).join(', ')}` }]));
   const unknown = s.inject.filter(f => !DECK_INJECTIONS.has(f));
   if (unknown.length) issues.push({ field: '--inject', message: `unknown error-injection famil${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')}; known: ${[...DECK_INJECTIONS.keys()].join(', ') || '(none)'}` });
-  if (issues.length) throw new ConfigError(issues);
+  let roles: ReturnType<typeof learningRoles> | undefined;
+  try {
+    roles = learningRoles(s);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    issues.push(...error.issues);
+  }
+  if (issues.length || !roles) throw new ConfigError(issues);
   const units = s.units.map(id => findUnit(loaded, id));
-  const roles = learningRoles(s);
   const prices = loadPriceTable(s.prices);
   const unpriced = unpricedForCap(prices, roles.models.map(m => m.spec), s.costCapUsd);
   if (unpriced.length) ctx.onEvent({ type: 'warning', message: `no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)` });
