@@ -95,3 +95,27 @@ describe('ablations and baselines of one learning run', () => {
     expect(report.ablations.puzzleContext.map(c => c.puzzleContext)).toEqual([false, true]);
   });
 });
+
+describe('a generator answer that is not a deck', () => {
+  it('is stored with its reason as a failed generation; its learners and judges have nothing to study or rate', async () => {
+    const s = await openStore('sqlite::memory:');
+    try {
+      const done = await startRun({ kind: 'learning', units: [unit.id], generators: ['bad=openai:gen-refuses'], learners: ['strong=openai:learner-strong'], judges: ['ja=openai:judge-a'] },
+        { store: s, env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'k' } }).done;
+      const [deck] = (await s.listArtifacts(done.runId, 'learning.deck')).map(a => a.value as unknown as DeckRecord);
+      expect(deck).toMatchObject({ status: 'rejected', reason: 'not-html' });
+      const raw = await s.getBlob((deck as Extract<DeckRecord, { status: 'rejected' }>).raw.hash);
+      expect(Buffer.from(raw!.bytes).toString()).toBe('Sorry, I cannot write slides.');
+      const [learner] = (await s.listArtifacts(done.runId, 'learning.answers')).map(a => a.value as unknown as LearnerRecord);
+      expect(learner!.status).toBe('no-deck');
+      const judgments = await s.listJudgments(done.runId);
+      expect(judgments.map(j => j.value)).toEqual([null, null]);
+      const r = (await learningReport(s, done.runId)).report;
+      expect(r.generators.bad).toMatchObject({ failedGenerations: 1, post: { n: 0, mean: null }, d1: { n: 0 } });
+      // only the generator was asked: nothing was sent on the rejected deck's behalf
+      expect((await s.listCalls(done.runId)).map(c => c.request.context?.role)).toEqual(['generator']);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -21,7 +21,7 @@ export function scriptedDeck(model: string, unitId: string): string {
 
 /**
  * A local OpenAI-compatible server that plays every role of a learning study, scripted:
- * generators `gen-good` / `gen-poor` answer with small decks; learners `learner-strong` and
+ * generators `gen-good` / `gen-poor` answer with small decks (`gen-refuses` with no HTML at all); learners `learner-strong` and
  * `learner-weak` take notes that say whether the deck had three slides, and answer right only
  * from such notes (strong: every test; weak: the posttest only); judges rate a three-slide deck
  * 5 and any other 2 on every sub-dimension; `learner-broken` gets HTTP 400 on every call. It reads test items only to script right answers.
@@ -42,7 +42,7 @@ export async function startStudyServer(units: ReadonlyArray<Unit>, o: { delayMs?
 }
 
 function answer(model: string, system: string, user: string, byPrompt: Map<string, { set: string; item: { answer: string } }>): string {
-  if (system.startsWith('You write teaching slide decks')) return scriptedDeck(model, /Unit `([^`]+)`/.exec(user)?.[1] ?? 'unit');
+  if (system.startsWith('You write teaching slide decks')) return model === 'gen-refuses' ? 'Sorry, I cannot write slides.' : scriptedDeck(model, /Unit `([^`]+)`/.exec(user)?.[1] ?? 'unit');
   if (system.startsWith('You rate a teaching slide deck')) {
     const good = new RegExp(`The deck, ${GOOD_SLIDES} slide`).test(user);
     const keys = [...system.matchAll(/^- (\w+):/gm)].map(m => m[1]!);
