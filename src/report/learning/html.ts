@@ -34,11 +34,12 @@ export async function renderLearningHtml(r: LearningReport, data: StudyData, sto
     const learners = data.learners.filter(l => l.record.deck === deck.trialId && l.record.deckVariant === 'original');
     decks.push(`<section class="deck"><div><h3>${escapeHtml(deck.unit)} by ${escapeHtml(deck.generator.alias)}</h3>${slides.join('')}</div><div>
 <h4>Judgments</h4><table><tr><th>judge</th><th>dim</th><th>repeat</th><th>value</th><th>sub-dimensions</th><th>reason</th></tr>${judgments.map(j => `<tr><td>${escapeHtml(j.rater.alias)}</td><td>${escapeHtml(j.details?.dimension)}</td><td>${j.repeat}</td><td>${j.value === null ? 'unscored' : j.value.toFixed(2)}</td><td>${escapeHtml(Object.entries(j.fields).map(([k, v]) => `${k} ${String(v)}`).join(', '))}</td><td>${escapeHtml(j.reason ?? '')}</td></tr>`).join('')}</table>
-<h4>Learner answers</h4>${learners.map(l => `<p><b>${escapeHtml(l.record.learner.alias)}</b> (context ${l.record.puzzleContext ? 'on' : 'off'}, frames ${escapeHtml(l.record.frames)}, repeat ${escapeHtml(l.record.trialId.slice(0, 8))}): pre ${figureText({ mean: l.scores.pretest, n: 1, low: null, high: null })}, post ${figureText({ mean: l.scores.posttest, n: 1, low: null, high: null })}</p>
+<h4>Learner answers</h4>${learners.map(l => `<p><b>${escapeHtml(l.record.learner.alias)}</b> (context ${l.record.puzzleContext ? 'on' : 'off'}, frames ${escapeHtml(l.record.frames)}, trial ${escapeHtml(l.record.trialId.slice(0, 8))}): pre ${figureText({ mean: l.scores.pretest, n: 1, low: null, high: null })}, post ${figureText({ mean: l.scores.posttest, n: 1, low: null, high: null })}</p>
 <table><tr><th>phase</th><th>prompt</th><th>answer</th><th>mark</th></tr>${l.record.answers.map((a, i) => `<tr><td>${a.phase}</td><td>${escapeHtml(a.prompt)}</td><td>${a.answer === null ? `<i>${escapeHtml(a.reason ?? 'none')}</i>` : escapeHtml(a.answer)}</td><td class="${l.marks[i]!.correct ? 'ok' : 'wrong'}">${l.marks[i]!.correct ? 'right' : 'wrong'}</td></tr>`).join('')}</table>`).join('')}
 </div></section>`);
   }
-  const md = renderLearningMarkdown(r);
+  // The page has its own title: the Markdown's first heading would repeat it.
+  const md = renderLearningMarkdown(r).split('\n').slice(1).join('\n');
   return `<!DOCTYPE html>\n${pageHead(`Learning study ${escapeHtml(r.runId)}`)}<style>${CSS}</style></head><body>
 <h1>Learning study ${escapeHtml(r.runId)}</h1>
 ${markdownTables(md)}
