@@ -1,7 +1,7 @@
 import type { RunKind } from '../../core/index.js';
 import { LEARNING_RUN, LearningRunConfigSchema, type LearningRunSettings } from './config.js';
 
-export type { LearningRunConfig } from './config.js';
+export { LearningRunConfigSchema, type LearningRunConfig } from './config.js';
 
 /**
  * Learning studies as a kind of run. Rendering and sanitising pull in Chromium and jsdom, so the
