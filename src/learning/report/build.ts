@@ -1,9 +1,10 @@
-import { kendallTauB, pairedTTest, spearman } from '../../stats/index.js';
+import { kendallTauB, spearman } from '../../stats/index.js';
+import { INJECTIONS, analyseInjections, type Dimension as InjectionDimension, type FamilyEffect, type InjectionFamily, type InjectionPair } from '../inject/index.js';
 import type { Judgment } from '../../core/index.js';
 import { DIMENSIONS, ORIGINAL, type Dimension } from '../run/plan.js';
 import type { DeckMetrics } from '../decks/metrics.js';
 import { judgmentDimension, judgmentVariant, type MarkedLearner, type StudyData } from './collect.js';
-import { LEARNER_KEYS, RESAMPLES, figure, overUnits, unitMeans, type Figure, type LearnerFigureKey } from './figures.js';
+import { LEARNER_KEYS, RESAMPLES, overUnits, unitMeans, type Figure, type LearnerFigureKey } from './figures.js';
 import { cellsOf, summariseOutcomes, type Estimate, type MarkedAnswer, type OutcomeSummary } from '../outcomes/index.js';
 
 /** D3 metrics reported as figures (the numeric ones). */
@@ -124,44 +125,48 @@ export function correlations(data: StudyData, generators: Record<string, Generat
   })) as Record<Dimension, { generators: Correlation; decks: Correlation }>;
 }
 
-export interface InjectionDrop {
-  /** Mean of original minus injected over decks (unit x generator), with its 95% bootstrap interval. */
-  drop: Figure;
-  /** Paired two-tailed t-test of original against injected; null with fewer than 2 pairs. */
-  tTest: { t: number | null; df: number; pValue: number | null } | null;
+export interface InjectionVariant {
+  kind: string;
+  family: string;
+  /** Decks (unit x generator) the injection changed; the others had nothing it could change. */
+  changed: number;
+  unchanged: number;
 }
 
-/** Per injection family: how much each dimension drops from the original deck, paired by deck. */
-export function errorInjection(data: StudyData): Record<string, Record<string, InjectionDrop>> {
-  const seed = data.design.seed;
-  const dims: Record<string, (variant: string) => Map<string, number>> = {};
-  for (const key of LEARNER_KEYS) {
-    dims[key] = variant => {
-      const out = new Map<string, number>();
-      for (const g of data.design.generators) for (const [u, v] of unitMeans(primary(data, variant).filter(r => r.generator === g.alias), r => r.record.unit, r => learnerValue(r, key))) out.set(`${g.alias}|${u}`, v);
-      return out;
-    };
-  }
-  for (const dim of DIMENSIONS) {
-    dims[dim] = variant => {
-      const out = new Map<string, number>();
-      for (const g of data.design.generators) for (const [u, v] of unitMeans(judged(data, g.alias, dim, variant), unitOfJudgment(data), j => j.value)) out.set(`${g.alias}|${u}`, v);
-      return out;
-    };
-  }
-  return Object.fromEntries(data.design.inject.map(family => [family, Object.fromEntries(Object.entries(dims).map(([dim, of]) => {
-    const original = of(ORIGINAL);
-    const injected = of(family);
-    const keys = [...original.keys()].filter(k => injected.has(k)).sort();
-    const a = keys.map(k => original.get(k)!);
-    const b = keys.map(k => injected.get(k)!);
-    let tTest: InjectionDrop['tTest'] = null;
-    if (keys.length >= 2) {
-      try {
-        const t = pairedTTest(a, b);
-        tTest = { t: Number.isFinite(t.t) ? t.t : null, df: t.df, pValue: Number.isFinite(t.pValue) ? t.pValue : null };
-      } catch { tTest = null; }
+/**
+ * Error injection: per variant, which decks it changed; per family (inject's analyseInjections),
+ * each dimension's mean drop from the deck as generated, paired by deck (unit x generator), with
+ * its bootstrap interval, paired t-test and d_z, targeted dimensions marked. D3 here is the
+ * visual-aid share (the requested aids present), the D3 figure a visual error can lower.
+ */
+export function errorInjection(data: StudyData): { variants: InjectionVariant[]; families: FamilyEffect[] } {
+  const scores = (variant: string) => {
+    const out = new Map<string, Partial<Record<InjectionDimension, number>>>();
+    const put = (key: string, dim: InjectionDimension, v: number) => out.set(key, { ...out.get(key), [dim]: v });
+    for (const g of data.design.generators) {
+      const rows = primary(data, variant).filter(r => r.generator === g.alias);
+      for (const [u, v] of unitMeans(rows, r => r.record.unit, r => learnerValue(r, 'post'))) put(`${g.alias}|${u}`, 'post', v);
+      for (const [u, v] of unitMeans(rows, r => r.record.unit, r => learnerValue(r, 'gain'))) put(`${g.alias}|${u}`, 'gain', v);
+      for (const dim of DIMENSIONS) for (const [u, v] of unitMeans(judged(data, g.alias, dim, variant), unitOfJudgment(data), j => j.value)) put(`${g.alias}|${u}`, dim, v);
     }
-    return [dim, { drop: figure(a.map((x, i) => x - b[i]!), seed), tTest }];
-  }))]));
+    for (const records of data.decks.values()) {
+      const d = records.find(r => r.variant === variant);
+      if (d?.status === 'ok' && d.metrics.visualAids !== null) put(`${d.generator.alias}|${d.unit}`, 'd3', d.metrics.visualAids);
+    }
+    return out;
+  };
+  const original = scores(ORIGINAL);
+  const variants: InjectionVariant[] = [];
+  const pairs: InjectionPair[] = [];
+  for (const kind of data.design.inject) {
+    const family = (INJECTIONS as Record<string, { family: InjectionFamily }>)[kind]?.family;
+    if (!family) continue;
+    const decks = [...data.decks.values()].map(rs => rs.find(r => r.variant === kind)).filter(d => d !== undefined);
+    variants.push({ kind, family, changed: decks.filter(d => d.status === 'ok').length, unchanged: decks.filter(d => d.status !== 'ok').length });
+    for (const [key, injected] of scores(kind)) {
+      const before = original.get(key);
+      if (before) pairs.push({ family, original: before, injected });
+    }
+  }
+  return { variants, families: analyseInjections(pairs, { seed: data.design.seed, resamples: RESAMPLES }) };
 }

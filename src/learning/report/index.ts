@@ -1,13 +1,13 @@
 import type { Store } from '../../core/index.js';
 import { ablations, type Ablations } from './ablations.js';
-import { correlations, errorInjection, generatorFigures, type Correlation, type GeneratorFigures, type InjectionDrop } from './build.js';
+import { correlations, errorInjection, generatorFigures, type Correlation, type GeneratorFigures } from './build.js';
 import { collectStudy, type StudyData } from './collect.js';
 import { RESAMPLES } from './figures.js';
 import type { Dimension } from '../run/plan.js';
 
 export { collectStudy, markLearner, type StudyData, type MarkedLearner, type StudyDesign } from './collect.js';
 export type { Figure } from './figures.js';
-export type { GeneratorFigures, Correlation, InjectionDrop } from './build.js';
+export type { GeneratorFigures, Correlation, InjectionVariant } from './build.js';
 
 /** The learning report's data; its keys are public (docs/learning.md). */
 export interface LearningReport {
@@ -18,7 +18,7 @@ export interface LearningReport {
   units: string[];
   generators: Record<string, GeneratorFigures>;
   correlations: Record<Dimension, { generators: Correlation; decks: Correlation }>;
-  errorInjection: Record<string, Record<string, InjectionDrop>>;
+  errorInjection: ReturnType<typeof errorInjection>;
   ablations: Ablations;
   failures: { learnerTrials: number; judgments: number };
 }

@@ -71,7 +71,7 @@ describe('ablations and baselines of one learning run', () => {
     const all = own('strong', { generator: 'good', frames: 'all', puzzleContext: false })[0]!;
     const one = own('strong', { generator: 'good', frames: 1, puzzleContext: false })[0]!;
     expect(all.studied).toEqual([1, 2, 3]);
-    expect(one.studied).toEqual([2]);
+    expect(one.studied).toEqual([1]);
     const [allRow, oneRow] = report.ablations.frames;
     expect(allRow!.frames).toBe('all');
     expect(oneRow!.frames).toBe(1);
@@ -118,4 +118,45 @@ describe('a generator answer that is not a deck', () => {
       await s.close();
     }
   });
+});
+
+describe('error injection as extra deck variants of one run', () => {
+  it('stores each variant with what was changed, runs learners and judges on it, and reports the paired drops', async () => {
+    const s = await openStore('sqlite::memory:');
+    try {
+      const done = await startRun({
+        kind: 'learning', units: [unit.id], generators: ['good=openai:gen-good'], learners: ['weak=openai:learner-weak'], judges: ['ja=openai:judge-a'],
+        inject: ['answers-leaked', 'tables-flattened'],
+      }, { store: s, env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'k' } }).done;
+      expect(done.status).toBe('completed');
+      const decks = new Map((await s.listArtifacts(done.runId, 'learning.deck')).map(a => [(a.value as unknown as DeckRecord).variant, a.value as unknown as DeckRecord & { status: 'ok' }]));
+      expect([...decks.keys()].sort()).toEqual(['answers-leaked', 'original', 'tables-flattened']);
+      const leaked = decks.get('answers-leaked')!;
+      const added = (leaked.change as { changes: Array<{ action: string; items: unknown[] }> }).changes;
+      expect(added.every(c => c.action === 'slide-added')).toBe(true);
+      expect(added.flatMap(c => c.items)).toHaveLength(unit.near_transfer.length + unit.far_transfer.length);
+      expect(leaked.slides.length).toBe(3 + added.length);
+      expect(decks.get('tables-flattened')!.metrics.tables).toBe(0);
+      expect(decks.get('original')!.metrics.tables).toBe(1);
+      // the weak learner copies the leaked answers: every transfer item right, though it learned no rule
+      const answers = (await s.listArtifacts(done.runId, 'learning.answers')).map(a => a.value as unknown as LearnerRecord);
+      expect(answers).toHaveLength(3);
+      const onLeak = answers.find(r => r.deckVariant === 'answers-leaked')!;
+      const r = (await learningReport(s, done.runId)).report;
+      expect(r.errorInjection.variants).toEqual([
+        { kind: 'answers-leaked', family: 'integrity', changed: 1, unchanged: 0 },
+        { kind: 'tables-flattened', family: 'visual', changed: 1, unchanged: 0 },
+      ]);
+      expect(onLeak.answers.filter(a => a.phase === 'near' || a.phase === 'far').every(a => a.answer !== 'unknown')).toBe(true);
+      // original: post 1, gain 1, D1 5; leaked (5 slides, no rule learned): post 0, gain 0, D1 2 -> drops 1, 1 and 3 over one deck
+      const integrity = r.errorInjection.families.find(f => f.family === 'integrity')!;
+      const drop = (dim: string) => integrity.dimensions.find(d => d.dimension === dim)!;
+      expect(drop('post')).toMatchObject({ n: 1, meanDrop: 1, targeted: false });
+      expect(drop('gain')).toMatchObject({ n: 1, meanDrop: 1 });
+      expect(drop('d1')).toMatchObject({ n: 1, meanDrop: 3, targeted: true });
+      expect(r.errorInjection.families.find(f => f.family === 'visual')!.dimensions.find(d => d.dimension === 'd3')!.targeted).toBe(true);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
 });

@@ -40,7 +40,7 @@ export async function runLearningStudy(s: LearningRunSettings, ctx: RunContext, 
   const loaded = loadUnits(s.unitPaths ?? [SHIPPED_UNITS]);
   const issues: ConfigIssue[] = s.units.flatMap(id => (loaded.some(u => u.unit.id === id) ? [] : [{ field: '--units', message: `no unit "${id}"; known: ${loaded.map(u => u.unit.id).join(', ')}` }]));
   const unknown = s.inject.filter(f => !DECK_INJECTIONS.has(f));
-  if (unknown.length) issues.push({ field: '--inject', message: `unknown error-injection famil${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')}; known: ${[...DECK_INJECTIONS.keys()].join(', ') || '(none)'}` });
+  if (unknown.length) issues.push({ field: '--inject', message: `unknown error injection ${unknown.join(', ')}; known: ${[...DECK_INJECTIONS.keys()].join(', ')}` });
   let roles: ReturnType<typeof learningRoles> | undefined;
   try {
     roles = learningRoles(s);

@@ -47,11 +47,13 @@ export interface DeckRenderer {
 
 /**
  * A controlled corruption of a deck (error injection). It returns the changed HTML and a record of
- * what it changed, or undefined when the deck has nothing it could change.
+ * what it changed, or why the deck has nothing it could change.
  */
 export interface DeckInjection {
+  readonly kind: string;
+  /** The dimension family it corrupts (knowledge, pedagogy, visual, integrity). */
   readonly family: string;
-  apply(html: string, unit: Unit): { html: string; change: JsonValue } | undefined;
+  apply(html: string, unit: Unit, seed: number): { html: string; change: JsonValue } | { notApplicable: string };
 }
 
 export interface DeckRecordInput {
@@ -65,6 +67,8 @@ export interface DeckRecordInput {
   /** The deck HTML as the generator gave it. */
   raw: string;
   variants: ReadonlyArray<string>;
+  /** Seed of the injections (the run's). */
+  seed: number;
 }
 
 /**
@@ -84,9 +88,11 @@ export async function deckRecords(o: DeckRecordInput): Promise<DeckRecord[]> {
     let html = clean.html;
     let change: JsonValue = null;
     if (variant !== ORIGINAL) {
-      const injected = o.injections.get(variant)?.apply(clean.html, o.unit);
-      if (!injected) {
-        out.push({ ...base, variant, status: 'rejected', reason: 'nothing-to-inject', message: `the ${variant} injection found nothing to change in this deck`, raw: await o.store.putBlob(Buffer.from(clean.html, 'utf8'), 'text/html') });
+      const injection = o.injections.get(variant);
+      if (!injection) throw new Error(`no error injection "${variant}"`);
+      const injected = injection.apply(clean.html, o.unit, o.seed);
+      if ('notApplicable' in injected) {
+        out.push({ ...base, variant, status: 'rejected', reason: 'nothing-to-inject', message: `${variant}: ${injected.notApplicable}`, raw: await o.store.putBlob(Buffer.from(clean.html, 'utf8'), 'text/html') });
         continue;
       }
       const again = sanitiseDeck(injected.html);

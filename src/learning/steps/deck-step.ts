@@ -39,7 +39,7 @@ export function deckStep(d: DeckStepDeps): StepKind {
       else return { type: 'call', model: trial.modelAlias, request: deckRequest(outline) };
       const records = await deckRecords({
         store: d.store, renderer: d.renderer, injections: d.injections, trialId: trial.id, unit, outline,
-        generator: { alias: trial.modelAlias, spec: trial.modelSpec }, raw, variants: cell.variants,
+        generator: { alias: trial.modelAlias, spec: trial.modelSpec }, raw, variants: cell.variants, seed: trial.seed,
       });
       return { type: 'done', artifacts: records.map(r => ({ kind: DECK_ARTIFACT, key: deckKey(trial.id, r.variant), value: r as unknown as JsonValue })) };
     },

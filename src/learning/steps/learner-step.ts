@@ -41,7 +41,7 @@ export function learnerStep(d: LearnerStepDeps): StepKind {
     return { kind: ANSWERS_ARTIFACT, key: trial.id, value: value as unknown as JsonValue };
   };
   const walkOf = (trial: Trial, cell: LearnerCell, deck: DeckRecord & { status: 'ok' }, results: ReadonlyArray<ChatResult>) =>
-    walk(d.units.get(cell.unit)!, cell, deck, results, d.codeLearners.has(trial.modelAlias), d.imageModels.has(trial.modelAlias));
+    walk(d.units.get(cell.unit)!, cell, deck, results, d.codeLearners.has(trial.modelAlias), d.imageModels.has(trial.modelAlias), trial.seed);
   return {
     specVersion: 'paideia.step.v1',
     name: LEARNER_STEP,
@@ -74,8 +74,8 @@ interface Walk {
 }
 
 /** Where the protocol stands after the replies given: a pure function of them, so a resume replays. */
-function walk(unit: Unit, cell: LearnerCell, deck: DeckRecord & { status: 'ok' }, results: ReadonlyArray<ChatResult>, inCode: boolean, images: boolean): Walk {
-  const studied = sampledSlides(deck.slides, cell.frames);
+function walk(unit: Unit, cell: LearnerCell, deck: DeckRecord & { status: 'ok' }, results: ReadonlyArray<ChatResult>, inCode: boolean, images: boolean, seed: number): Walk {
+  const studied = sampledSlides(deck.slides, cell.frames, seed);
   const out: Walk = { answers: [], studied: studied.map(s => s.index), notes: null };
   let replies = 0;
   for (const step of protocolSteps(unit, studied)) {

@@ -13,11 +13,15 @@ describe('the SLATE protocol', () => {
     expect(steps.filter(s => s.phase === 'posttest').map(s => s.phase !== 'study' && s.item)).toEqual(unit.source_items);
   });
 
-  it('samples k frames evenly (the middle of each of k equal runs), or all', () => {
-    expect(sampledSlides(slides(10), 3).map(s => s.index)).toEqual([2, 6, 9]);
-    expect(sampledSlides(slides(10), 1).map(s => s.index)).toEqual([6]);
-    expect(sampledSlides(slides(2), 5).map(s => s.index)).toEqual([1, 2]);
-    expect(sampledSlides(slides(4), 'all')).toHaveLength(4);
+  it('studies k frames drawn with the seed (the title among them, in deck order), or all', () => {
+    const three = sampledSlides(slides(10), 3, 7).map(s => s.index);
+    expect(three).toHaveLength(3);
+    expect(three[0]).toBe(1);
+    expect([...three].sort((a, b) => a - b)).toEqual(three);
+    expect(sampledSlides(slides(10), 3, 7)).toEqual(sampledSlides(slides(10), 3, 7));
+    expect(sampledSlides(slides(10), 1, 7).map(s => s.index)).toEqual([1]);
+    expect(sampledSlides(slides(2), 5, 7).map(s => s.index)).toEqual([1, 2]);
+    expect(sampledSlides(slides(4), 'all', 7)).toHaveLength(4);
   });
 
   it('shows the puzzle examples only with puzzle context on, and notes only after the pretest', () => {

@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatRequest } from '../../core/index.js';
 import type { Unit, UnitItem, ItemSet } from '../units/schema.js';
+import { sampleFrames } from '../ablation/index.js';
 import type { Frames } from '../run/config.js';
 import type { SlideRecord } from './deck-record.js';
 
@@ -15,10 +16,10 @@ export type ProtocolStep =
 
 const TEST_SETS: ReadonlyArray<[TestPhase, ItemSet]> = [['posttest', 'source_items'], ['near', 'near_transfer'], ['far', 'far_transfer']];
 
-/** The slides studied: all of them, or k evenly spaced frames (the middle of each of k equal runs). */
-export function sampledSlides(slides: ReadonlyArray<SlideRecord>, frames: Frames): SlideRecord[] {
-  if (frames === 'all' || frames >= slides.length) return [...slides];
-  return Array.from({ length: frames }, (_, i) => slides[Math.floor(((i + 0.5) * slides.length) / frames)]!);
+/** The slides studied: all of them, or k frames drawn with the seed (the title always among them; ablation/sampleFrames). */
+export function sampledSlides(slides: ReadonlyArray<SlideRecord>, frames: Frames, seed: number): SlideRecord[] {
+  if (frames === 'all') return [...slides];
+  return sampleFrames(slides.length, frames, seed).map(i => slides[i]!);
 }
 
 /**

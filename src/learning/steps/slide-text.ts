@@ -8,8 +8,8 @@ const CELLS = 'td, th';
 export function slideTexts(html: string): string[] {
   const doc = new JSDOM(html).window.document;
   return [...doc.querySelectorAll('section.slide')].map(slide => {
-    for (const el of [...slide.querySelectorAll(CELLS)]) el.append(doc.createTextNode(' | '));
-    for (const el of [...slide.querySelectorAll(BREAKS)]) el.append(doc.createTextNode('\n'));
+    for (const el of [...slide.querySelectorAll(CELLS)]) el.append(' | ');
+    for (const el of [...slide.querySelectorAll(BREAKS)]) el.append('\n');
     for (const el of [...slide.querySelectorAll('style, script, template')]) el.remove();
     return (slide.textContent ?? '').split('\n').map(l => l.replace(/\s+/g, ' ').replace(/(?:\s*\|\s*)+$/, '').trim()).filter(Boolean).join('\n');
   });

@@ -23,7 +23,7 @@ export function scriptedDeck(model: string, unitId: string): string {
  * A local OpenAI-compatible server that plays every role of a learning study, scripted:
  * generators `gen-good` / `gen-poor` answer with small decks (`gen-refuses` with no HTML at all); learners `learner-strong` and
  * `learner-weak` take notes that say whether the deck had three slides, and answer right only
- * from such notes (strong: every test; weak: the posttest only); judges rate a three-slide deck
+ * from such notes (strong: every test; weak: the posttest only), or by copying an answer a deck gave away into the notes; judges rate a three-slide deck
  * 5 and any other 2 on every sub-dimension; `learner-broken` gets HTTP 400 on every call. It reads test items only to script right answers.
  */
 export async function startStudyServer(units: ReadonlyArray<Unit>, o: { delayMs?: number } = {}): Promise<FakeServer> {
@@ -50,11 +50,16 @@ function answer(model: string, system: string, user: string, byPrompt: Map<strin
   }
   if (user.includes('one slide at a time')) {
     const good = new RegExp(`Slide \\d+ of ${GOOD_SLIDES}\\b`).test(user) || user.includes('LESSON-OK');
-    return good ? 'Notes: the rules with examples. LESSON-OK' : 'Notes: nothing I could use.';
+    // Answers a deck gives away are copied into the notes, as a learner would.
+    const copied = [...new Set(user.split('\n').filter(l => l.includes(' Answer: ')))];
+    return [good ? 'Notes: the rules with examples. LESSON-OK' : 'Notes: nothing I could use.', ...copied].join('\n');
   }
   const prompt = /Question: (.*)\n/.exec(user)?.[1];
   const hit = prompt ? byPrompt.get(prompt) : undefined;
   const learned = user.includes('LESSON-OK');
   const right = hit && learned && (model === 'learner-strong' || hit.set === 'source_items');
-  return right ? `I apply the rules.\nAnswer: ${hit.item.answer}` : 'I am not sure.\nAnswer: unknown';
+  if (right) return `I apply the rules.\nAnswer: ${hit.item.answer}`;
+  const flat = (t: string) => t.replace(/\s+/g, ' ');
+  if (hit && prompt && flat(user).includes(flat(`${prompt} Answer: ${hit.item.answer}`))) return `It is in my notes.\nAnswer: ${hit.item.answer}`;
+  return 'I am not sure.\nAnswer: unknown';
 }
