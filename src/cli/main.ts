@@ -14,6 +14,7 @@ import { registerDeck } from './commands/deck.js';
 import { registerValidity } from './commands/validity.js';
 import { registerWorker } from './commands/worker.js';
 import { registerStore } from './commands/store.js';
+import { registerLearning } from './commands/learning.js';
 import { EXIT_CODES as EXIT } from './exit-codes.js';
 import { endQuietlyOnClosedPipes } from './closed-pipe.js';
 import { commandHint } from './hint.js';
@@ -39,6 +40,7 @@ registerDeck(program);
 registerValidity(program);
 registerWorker(program);
 registerStore(program);
+registerLearning(program);
 
 try {
   await program.parseAsync(process.argv);

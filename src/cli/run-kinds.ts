@@ -1,6 +1,7 @@
 import { ConfigError, type RunRecord, type Store } from '../core/index.js';
 import { buildReportData, onlyModel, renderReport, type ReportFormat } from '../report/index.js';
 import { renderScenarioText } from '../report/scenario/index.js';
+import { learningReportText } from '../report/learning/index.js';
 import { scenarioReport } from '../scenarios/index.js';
 import { rescoreScenario } from '../scenarios/rescore.js';
 import { rescoreSuite } from '../suites/rescore.js';
@@ -41,6 +42,15 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
       if (o.model !== undefined) throw new ConfigError([{ field: '--model', message: 'model pages are for suite runs; a scenario report already has a section per model (drop --model)' }]);
       const report = await scenarioReport(store, run.id);
       return renderScenarioText(report, o.format);
+    },
+  },
+  learning: {
+    async rescore(_store, run) {
+      return `learning run ${run.id}: answers are marked and judgments aggregated when the report is made, from the stored calls; nothing to rescore (paideia learning report ${run.id})`;
+    },
+    async report(store, run, o) {
+      if (o.model !== undefined) throw new ConfigError([{ field: '--model', message: 'model pages are for suite runs; a learning report has a row per generator and learner (drop --model)' }]);
+      return learningReportText(store, run.id, o.format);
     },
   },
 };

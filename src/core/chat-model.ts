@@ -1,9 +1,28 @@
+import type { BlobRef } from './blob.js';
 import type { JsonObject, JsonValue } from './json.js';
+
+/**
+ * An image shown to the model in a user message. The request names the bytes by their blob (the
+ * hash is what the cache key and the stored request hold); `data` carries the base64 bytes only
+ * while the request is sent, filled in from the store by the call path, and is never hashed or stored.
+ */
+export interface ImagePart {
+  /** The bytes' hash, media type (`image/png`, `image/jpeg`, `image/gif`, `image/webp`) and size. */
+  blob: BlobRef;
+  /** Base64 of the bytes, present only on a request being sent. */
+  data?: string;
+}
 
 /** One message of a chat. */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
+  /** The message's text (what text-only readers see). */
   content: string;
+  /**
+   * Images beside the text, user messages only, sent before it in the order given. Only a model
+   * declared to accept images (`acceptsImages`) may be sent one; any other refuses the request.
+   */
+  images?: ImagePart[];
 }
 
 /** Sampling parameters every wire protocol understands. Anything else goes in `providerOptions`. */
@@ -109,6 +128,11 @@ export interface ChatModel {
    * an open question, and that is "not applicable", not a failure.
    */
   readonly needsHints?: ReadonlyArray<keyof BaselineHints>;
+  /**
+   * True when the model's binding declares that it accepts images (`images: true`); never guessed
+   * from its name. Absent means false: a request with images fails with a ConfigError naming the model.
+   */
+  readonly acceptsImages?: boolean;
   /** Answer one request. Throws ProviderCallError on failure. */
   generate(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult>;
 }

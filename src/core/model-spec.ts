@@ -15,6 +15,11 @@ export interface ModelSpec {
   model: string;
   /** The canonical `provider:model` string. */
   spec: ModelSpecString;
+  /**
+   * Declared by the binding (a run config's `images: true`), never by the spec string or the
+   * model's name: the model accepts image parts. Not part of the model's identity.
+   */
+  images?: boolean;
 }
 
 const EXPECTED =

@@ -2,6 +2,7 @@ import {
   ProviderCallError, contentHash, type CallRecord, type ChatModel, type ChatRequest, type ChatResult, type JsonValue,
   type StoredError, type Store, type TokenUsage, type Trial, type WriteFence,
 } from '../core/index.js';
+import { resolveImages, withoutImageData } from '../providers/index.js';
 import type { Budget } from './budget.js';
 
 /** How a run prices calls, from the prices stored with it. */
@@ -12,10 +13,13 @@ export interface CostModel {
   estimate(modelAlias: string, request: ChatRequest): number;
 }
 
-/** The cache key of a request: who answers it (model and endpoint), what is asked, and what makes it distinct. */
+/**
+ * The cache key of a request: who answers it (model and endpoint), what is asked, and what makes it
+ * distinct. An image counts by its blob's hash, not its bytes.
+ */
 export function requestHash(spec: string, endpoint: string | undefined, request: ChatRequest, distinct?: JsonValue): string {
   return contentHash({
-    model: spec, endpoint, messages: request.messages, params: request.params, tools: request.tools,
+    model: spec, endpoint, messages: withoutImageData(request).messages, params: request.params, tools: request.tools,
     toolChoice: request.toolChoice, hints: request.hints, distinct,
   });
 }
@@ -60,7 +64,8 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
   const save = (record: CallRecord) => o.store.saveCall(record, o.fence);
 
   return async function callModel(a: CallArgs): Promise<CallOutcome> {
-    const base = { runId: a.trial.runId, trialId: a.trial.id, step: a.step, requestHash: a.hash, request: a.request, ...(a.alias !== a.trial.modelAlias ? { model: a.alias } : {}) };
+    // Stored requests name images by blob; the bytes are read back from the store only to send them.
+    const base = { runId: a.trial.runId, trialId: a.trial.id, step: a.step, requestHash: a.hash, request: withoutImageData(a.request), ...(a.alias !== a.trial.modelAlias ? { model: a.alias } : {}) };
     // Baselines answer instantly and for free: a cache lookup would only cost time.
     const cacheable = o.useCache !== false && !a.model.isBaseline;
     let settleShared: ((r: ChatResult | undefined) => void) | undefined;
@@ -94,7 +99,7 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
     let attempts = 1;
     let result: ChatResult;
     try {
-      result = await a.model.generate(a.request, {
+      result = await a.model.generate(await resolveImages(a.request, hash => o.store.getBlob(hash)), {
         ...(o.signal ? { signal: o.signal } : {}),
         onRetry: ({ attempt, delayMs, error }) => {
           attempts = attempt + 1;

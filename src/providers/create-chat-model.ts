@@ -38,7 +38,8 @@ export interface CreateChatModelOptions {
 export function createChatModel(spec: ModelSpec, options: CreateChatModelOptions = {}): ChatModel {
   const env = options.env ?? process.env;
   checkSpecBaseUrl(spec, options, env);
-  const io = { env, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) };
+  // Image support comes from the binding only (ModelSpec.images), never from the model's name.
+  const io = { env, ...(spec.images ? { acceptsImages: true } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) };
   switch (spec.provider) {
     case 'openai':
       return createOpenAICompatibleModel({

@@ -3,6 +3,8 @@ import type { ChatRequest } from '../../core/chat-model.js';
 import { callError } from '../testing/call-error.js';
 import { anthropicErrorBody, anthropicMessageBody, startAnthropicServer, type FakeServer } from '../testing/fake-servers.js';
 import { createAnthropicModel } from './index.js';
+import { ConfigError } from '../../core/errors.js';
+import { imagePart } from '../shared/images.js';
 
 let server: FakeServer | undefined;
 afterEach(async () => { await server?.close(); server = undefined; });
@@ -96,5 +98,41 @@ describe('createAnthropicModel', () => {
     server = await startAnthropicServer();
     await createAnthropicModel({ model: 'c', env: { ANTHROPIC_BASE_URL: server.baseURL + '/' } }).generate({ messages: [{ role: 'user', content: 'x' }], params: {} });
     expect(server.requests[0]!.path).toBe('/v1/messages');
+  });
+
+  it('sends images as base64 image blocks before the text block, only to a model declared to accept them', async () => {
+    server = await startAnthropicServer();
+    const png = imagePart(new Uint8Array([1, 2, 3, 250]), 'image/png');
+    const webp = imagePart(new Uint8Array([82, 73, 70, 70]), 'image/webp');
+    const req: ChatRequest = {
+      messages: [
+        { role: 'system', content: 'You are a learner.' },
+        { role: 'user', content: 'Slides 1 and 2.', images: [png, webp] },
+        { role: 'assistant', content: 'Read.' },
+        { role: 'user', content: '', images: [png] },
+      ],
+      params: { maxTokens: 50 },
+    };
+    const model = createAnthropicModel({ model: 'claude-vis', baseURL: server.baseURL, env: {}, acceptsImages: true });
+    expect(model.acceptsImages).toBe(true);
+    await model.generate(req);
+    expect(server.requests[0]!.body).toEqual({
+      model: 'claude-vis',
+      max_tokens: 50,
+      system: 'You are a learner.',
+      messages: [
+        { role: 'user', content: [
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AQID+g==' } },
+          { type: 'image', source: { type: 'base64', media_type: 'image/webp', data: 'UklGRg==' } },
+          { type: 'text', text: 'Slides 1 and 2.' },
+        ] },
+        { role: 'assistant', content: 'Read.' },
+        { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AQID+g==' } }] },
+      ],
+    });
+    const blind = createAnthropicModel({ model: 'claude-text', baseURL: server.baseURL, env: {} });
+    await expect(blind.generate(req)).rejects.toThrow(ConfigError);
+    await expect(blind.generate(req)).rejects.toThrow(/model anthropic:claude-text is not declared to accept images/);
+    expect(server.requests).toHaveLength(1);
   });
 });

@@ -8,6 +8,8 @@ import { asObject, numberOr0 } from '../shared/json-read.js';
 import type { HttpProviderSettings } from '../shared/http-settings.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, emptyResponse, postJson } from '../shared/post-json.js';
 import { readProviderOptions } from '../shared/provider-options.js';
+import { checkImages, imageData } from '../shared/images.js';
+import type { ChatMessage } from '../../core/chat-model.js';
 
 /** `model` e.g. `claude-sonnet-4-20250514`; `baseURL` defaults to `ANTHROPIC_BASE_URL`, then
  * `https://api.anthropic.com` (`/v1/messages` is appended); `apiKey` to `ANTHROPIC_API_KEY`. */
@@ -55,7 +57,9 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
     modelId: settings.model,
     isBaseline: false,
     endpoint,
+    acceptsImages: settings.acceptsImages === true,
     generate: async function generateAnthropic(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
+      checkImages({ label: `anthropic:${settings.model}`, acceptsImages: settings.acceptsImages }, request);
       const { body, warnings } = toAnthropicBody(settings.model, request, defaultMaxTokens);
       const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint, maxResponseBytes });
       return { ...fromAnthropicBody(response.body, label), warnings: [...warnings, ...response.warnings] };
@@ -71,7 +75,7 @@ export function toAnthropicBody(model: string, request: ChatRequest, defaultMaxT
   const body: JsonObject = {
     model,
     max_tokens: params.maxTokens ?? defaultMaxTokens,
-    messages: request.messages.filter(m => m.role !== 'system').map(m => ({ role: m.role, content: m.content })),
+    messages: request.messages.filter(m => m.role !== 'system').map(toAnthropicMessage),
   };
   if (params.maxTokens === undefined && passthrough.max_tokens === undefined) {
     warnings.push({ type: 'other', setting: 'maxTokens', message: `maxTokens not set; Anthropic requires it, so ${defaultMaxTokens} was sent.` });
@@ -93,6 +97,16 @@ export function toAnthropicBody(model: string, request: ChatRequest, defaultMaxT
   }
   if (request.toolChoice !== undefined) body.tool_choice = { type: 'tool', name: request.toolChoice };
   return { body: { ...body, ...passthrough }, warnings };
+}
+
+/** A message with images becomes content blocks: each image as a base64 source, then the text (never an empty text block, which the API rejects). */
+function toAnthropicMessage(m: ChatMessage): JsonObject {
+  if (!m.images?.length) return { role: m.role, content: m.content };
+  const blocks: JsonObject[] = m.images.map(image => ({
+    type: 'image', source: { type: 'base64', media_type: image.blob.mediaType, data: imageData(image) },
+  }));
+  if (m.content !== '') blocks.push({ type: 'text', text: m.content });
+  return { role: m.role, content: blocks };
 }
 
 /** Reads the content blocks. Throws kind `empty` when there are none. */

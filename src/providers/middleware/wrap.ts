@@ -37,6 +37,7 @@ function wrapOne(inner: ChatModel, middleware: ChatModelMiddleware): ChatModel {
     isBaseline: inner.isBaseline,
     ...(inner.needsHints ? { needsHints: inner.needsHints } : {}),
     ...(inner.endpoint ? { endpoint: inner.endpoint } : {}),
+    ...(inner.acceptsImages ? { acceptsImages: inner.acceptsImages } : {}),
     generate: async function generateWrapped(request: ChatRequest, options: GenerateOptions = {}): Promise<ChatResult> {
       const transformed = middleware.transformRequest
         ? await middleware.transformRequest({ request, options, model: inner })

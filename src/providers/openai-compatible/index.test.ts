@@ -4,6 +4,7 @@ import { ConfigError, ProviderCallError } from '../../core/errors.js';
 import { callError } from '../testing/call-error.js';
 import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../testing/fake-servers.js';
 import { createOpenAICompatibleModel } from './index.js';
+import { imagePart } from '../shared/images.js';
 
 let server: FakeServer | undefined;
 afterEach(async () => { await server?.close(); server = undefined; });
@@ -168,5 +169,39 @@ describe('createOpenAICompatibleModel', () => {
     expect(first.message).toMatch(/Upstream provider returned an error/);
     const second = await callError(model.generate(req));
     expect(second).toMatchObject({ kind: 'http', statusCode: 400, isRetryable: false });
+  });
+
+  it('sends images as image_url parts with data URLs before the text, only to a model declared to accept them', async () => {
+    server = await startOpenAICompatibleServer();
+    const png = imagePart(new Uint8Array([1, 2, 3, 250]), 'image/png');
+    const jpeg = imagePart(new Uint8Array([255, 216, 255]), 'image/jpeg');
+    const req: ChatRequest = {
+      messages: [
+        { role: 'system', content: 'You are a learner.' },
+        { role: 'user', content: 'Slides 1 and 2.', images: [png, jpeg] },
+        { role: 'user', content: '', images: [png] },
+      ],
+      params: {},
+    };
+    const model = createOpenAICompatibleModel({ model: 'vis', baseURL: server.baseURL, env: {}, acceptsImages: true });
+    expect(model.acceptsImages).toBe(true);
+    await model.generate(req);
+    expect(server.requests[0]!.body).toEqual({
+      model: 'vis',
+      messages: [
+        { role: 'system', content: 'You are a learner.' },
+        { role: 'user', content: [
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AQID+g==' } },
+          { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,/9j/' } },
+          { type: 'text', text: 'Slides 1 and 2.' },
+        ] },
+        { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AQID+g==' } }] },
+      ],
+    });
+    const blind = createOpenAICompatibleModel({ model: 'text-only', baseURL: server.baseURL, env: {} });
+    expect(blind.acceptsImages).toBe(false);
+    await expect(blind.generate(req)).rejects.toThrow(ConfigError);
+    await expect(blind.generate(req)).rejects.toThrow(/model openai:text-only is not declared to accept images/);
+    expect(server.requests).toHaveLength(1);
   });
 });

@@ -8,6 +8,8 @@ import { asObject, numberOr0 } from '../shared/json-read.js';
 import type { HttpProviderSettings } from '../shared/http-settings.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, emptyResponse, postJson } from '../shared/post-json.js';
 import { readProviderOptions } from '../shared/provider-options.js';
+import { checkImages, imageData } from '../shared/images.js';
+import type { ChatMessage } from '../../core/chat-model.js';
 
 /** `baseURL` defaults to `OPENAI_BASE_URL`, then `https://api.openai.com/v1` (`/chat/completions` is
  * appended); `apiKey` to the variable named by `apiKeyEnv` (with no key, no Authorization header is
@@ -66,7 +68,9 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
     modelId: settings.model,
     isBaseline: false,
     endpoint,
+    acceptsImages: settings.acceptsImages === true,
     generate: async function generateOpenAICompatible(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
+      checkImages({ label: `${provider}:${settings.model}`, acceptsImages: settings.acceptsImages }, request);
       const { body, warnings } = toOpenAIBody(settings.model, request, provider);
       const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint, maxResponseBytes });
       return { ...fromOpenAIBody(response.body, label), warnings: [...warnings, ...response.warnings] };
@@ -81,7 +85,7 @@ export function toOpenAIBody(model: string, request: ChatRequest, namespace = 'o
   const warnings: CallWarning[] = [];
   const body: JsonObject = {
     model,
-    messages: request.messages.map(m => ({ role: m.role, content: m.content })),
+    messages: request.messages.map(toOpenAIMessage),
   };
   if (params.temperature !== undefined) body.temperature = params.temperature;
   if (params.maxTokens !== undefined) {
@@ -106,6 +110,16 @@ export function toOpenAIBody(model: string, request: ChatRequest, namespace = 'o
   }
   if (request.toolChoice !== undefined) body.tool_choice = { type: 'function', function: { name: request.toolChoice } };
   return { body: { ...body, ...passthrough }, warnings };
+}
+
+/** A message with images becomes content parts: each image as an `image_url` data URL, then the text. */
+function toOpenAIMessage(m: ChatMessage): JsonObject {
+  if (!m.images?.length) return { role: m.role, content: m.content };
+  const parts: JsonObject[] = m.images.map(image => ({
+    type: 'image_url', image_url: { url: `data:${image.blob.mediaType};base64,${imageData(image)}` },
+  }));
+  if (m.content !== '') parts.push({ type: 'text', text: m.content });
+  return { role: m.role, content: parts };
 }
 
 /**

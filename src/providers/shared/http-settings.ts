@@ -20,6 +20,8 @@ export interface HttpProviderSettings {
    * `too-large` (not retried). Default 4 MiB.
    */
   maxResponseBytes?: number;
+  /** Declared by the model's binding (`images: true`): the model accepts image parts. Default false. */
+  acceptsImages?: boolean;
   /** Where defaults are read from; `process.env` unless a test injects its own. */
   env?: Env;
 }

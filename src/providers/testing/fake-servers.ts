@@ -113,7 +113,10 @@ function send(res: ServerResponse, reply: { status?: number; headers?: Record<st
 export function lastUserText(request: RecordedRequest): string {
   const messages = (request.body as { messages?: Array<{ role?: string; content?: unknown }> } | undefined)?.messages ?? [];
   const last = [...messages].reverse().find(m => m.role === 'user');
-  return typeof last?.content === 'string' ? last.content : '';
+  if (typeof last?.content === 'string') return last.content;
+  // A message with images is a list of parts (OpenAI `text`, Anthropic `text` blocks).
+  if (Array.isArray(last?.content)) return last.content.map(p => (typeof p?.text === 'string' ? p.text : '')).join('');
+  return '';
 }
 
 // ---------------------------------------------------------------- OpenAI chat completions

@@ -1,0 +1,46 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadShippedUnit, startStudyServer } from '../learning/testing/study-server.js';
+import type { FakeServer } from '../providers/testing/fake-servers.js';
+import { runCli } from './testing/run-cli.js';
+import { runPasted } from './testing/run-pasted.js';
+
+const servers: FakeServer[] = [];
+afterAll(async () => Promise.all(servers.map(s => s.close())));
+const hintAfter = (stderr: string, lead: string) => stderr.split('\n').find(l => l.startsWith(lead))!.slice(lead.length).trim();
+
+describe('paideia learning run: bad input and the cost cap', () => {
+  it('reports every bad flag at once, naming it, and exits 2 before anything is stored', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-learning-bad-'));
+    const r = await runCli(['learning', 'run', '--units', 'no-such-unit', '--generator', 'g=baseline:gold', '--learner', 'g=baseline:examples',
+      '--learner', 'l=openai', '--images', 'nobody'], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no unit "no-such-unit"; known: abma-serial-verbs');
+    const again = r;
+    expect(again.stderr).toContain('"baseline:gold" is not a deck generator; the built-in ones are baseline:blank-deck, baseline:outline');
+    expect(again.stderr).toContain('bad model spec "l=openai"');
+    expect(again.stderr).toContain('the name "g" is given twice');
+    expect(again.stderr).toContain('"nobody" is not the NAME of a learner or judge');
+  }, 60_000);
+
+  it('stops at the cost cap (exit 3, resumable) and the printed resume command finishes the run', async () => {
+    const unit = loadShippedUnit('udihe-possession');
+    const server = await startStudyServer([unit]);
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-learning-cap-'));
+    const prices = join(cwd, 'prices.json');
+    writeFileSync(prices, JSON.stringify({ date: '2026-12-01', models: { 'openai:gen-good': { input: 50, output: 50 } } }));
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
+    const capped = await runCli(['learning', 'run', '--units', unit.id, '--generator', 'good=openai:gen-good', '--learner', 'floor=baseline:examples',
+      '--prices', prices, '--cost-cap', '0.01', '--store', `sqlite:${join(cwd, 's.db')}`], { cwd, env });
+    expect(capped.code, capped.stderr).toBe(3);
+    // the generator's worst case (4,096 tokens at $50/M) is over the cap: it is never asked
+    expect(server.requests).toHaveLength(0);
+    const resumed = await runPasted(hintAfter(capped.stderr, 'resume with:'), { cwd, env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout.trim()).toBe(capped.stdout.trim());
+    expect(server.requests).toHaveLength(1);
+  }, 120_000);
+});

@@ -1,0 +1,49 @@
+import type { Figure, LearningReport } from '../../learning/report/index.js';
+import { cellText } from '../markdown-cell.js';
+import { fixed } from '../format.js';
+
+/** `mean [low, high] (n)`, or a dash when there is no value. */
+export function figureText(f: Figure, digits = 3): string {
+  if (f.mean === null) return `– (n=${f.n})`;
+  const ci = f.low !== null && f.high !== null ? ` [${fixed(f.low, digits)}, ${fixed(f.high, digits)}]` : '';
+  return `${fixed(f.mean, digits)}${ci} (n=${f.n})`;
+}
+
+const p = (x: number | null) => (x === null ? '–' : x < 0.001 ? x.toExponential(2) : x.toFixed(3));
+
+/** The learning report as Markdown: the main table, correlations, error injection and ablations. */
+export function renderLearningMarkdown(r: LearningReport): string {
+  const out: string[] = [
+    `# Learning study ${cellText(r.runId)}`, '',
+    `Units: ${r.units.map(cellText).join(', ')}. Figures are means over units with 95% percentile-bootstrap intervals over units (${r.intervals.resamples} resamples, seed ${r.intervals.seed}); n counts units. Shares of items right; gain = post - pre.`, '',
+    '## Per generator', '',
+    '| generator | pre | post | gain | near | far | D1 | D2 | D3 slides | D3 words/slide | failed decks |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...Object.entries(r.generators).map(([name, g]) => `| ${cellText(name)}${g.baseline ? ' (baseline)' : ''} | ${[g.pre, g.post, g.gain, g.near, g.far, g.d1, g.d2, g.d3.slides, g.d3.wordsPerSlide].map(f => figureText(f)).join(' | ')} | ${g.failedGenerations} |`),
+    '', '## Do the judges track learning?', '',
+    '| dimension | over | n | Spearman rho | p | Kendall tau-b | p |', '|---|---|---|---|---|---|---|',
+    ...Object.entries(r.correlations).flatMap(([dim, c]) => (['generators', 'decks'] as const).map(over => {
+      const x = c[over];
+      return `| ${dim.toUpperCase()} vs gain | ${over} | ${x.n} | ${fixed(x.spearman.rho)} | ${p(x.spearman.pValue)} | ${fixed(x.kendall.tau)} | ${p(x.kendall.pValue)} |`;
+    })),
+  ];
+  const families = Object.entries(r.errorInjection);
+  if (families.length) {
+    out.push('', '## Error injection (drop = original - injected, paired by deck)', '', '| family | dimension | drop | t | p |', '|---|---|---|---|---|');
+    for (const [family, dims] of families) {
+      for (const [dim, d] of Object.entries(dims)) out.push(`| ${cellText(family)} | ${dim} | ${figureText(d.drop)} | ${fixed(d.tTest?.t ?? null)} | ${p(d.tTest?.pValue ?? null)} |`);
+    }
+  }
+  out.push('', '## Ablations', '', '### Learners', '', '| learner | generator | pre | post | gain | near | far |', '|---|---|---|---|---|---|---|',
+    ...r.ablations.learners.map(l => `| ${cellText(l.learner)}${l.baseline ? ' (baseline)' : ''} | ${cellText(l.generator)} | ${[l.pre, l.post, l.gain, l.near, l.far].map(f => figureText(f)).join(' | ')} |`));
+  if (r.ablations.puzzleContext.length > 1) {
+    out.push('', '### Puzzle context', '', '| context | pre | post | gain | near | far |', '|---|---|---|---|---|---|',
+      ...r.ablations.puzzleContext.map(c => `| ${c.puzzleContext ? 'on' : 'off'} | ${[c.pre, c.post, c.gain, c.near, c.far].map(f => figureText(f)).join(' | ')} |`));
+  }
+  if (r.ablations.frames.length > 1) {
+    out.push('', '### Frames studied', '', '| frames | pre | post | gain | near | far |', '|---|---|---|---|---|---|',
+      ...r.ablations.frames.map(c => `| ${c.frames} | ${[c.pre, c.post, c.gain, c.near, c.far].map(f => figureText(f)).join(' | ')} |`));
+  }
+  out.push('', `Failures (not marked wrong): ${r.failures.learnerTrials} learner trial(s) failed; ${r.failures.judgments} judgment(s) unscored.`, '');
+  return out.join('\n');
+}

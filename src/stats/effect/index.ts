@@ -1,0 +1,2 @@
+export { cohensD, cohensDz } from './cohens-d.js';
+export { oneWayAnova, type AnovaResult } from './one-way-anova.js';
