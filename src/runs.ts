@@ -6,11 +6,12 @@ import type { RunKind } from './core/index.js';
 import { startRunWith, type RunHandle, type StartOptions } from './engine/start.js';
 import { scenarioRunKind, type ScenarioRunConfig } from './scenarios/run-kind.js';
 import { suiteRunKind, type SuiteRunConfig } from './suites/run-kind.js';
+import { studyRunKind, type StudyRunConfig } from './validity/study/run-kind.js';
 
-export const BUILT_IN_RUN_KINDS: ReadonlyArray<RunKind> = [suiteRunKind as unknown as RunKind, scenarioRunKind as unknown as RunKind];
+export const BUILT_IN_RUN_KINDS: ReadonlyArray<RunKind> = [suiteRunKind as unknown as RunKind, scenarioRunKind as unknown as RunKind, studyRunKind as unknown as RunKind];
 
 /** Any run Paideia knows, described by a config whose `kind` names it. */
-export type RunConfig = SuiteRunConfig | ScenarioRunConfig;
+export type RunConfig = SuiteRunConfig | ScenarioRunConfig | StudyRunConfig;
 
 /** Start a run of any built-in kind; see RunHandle for its events, its end and how to stop it. */
 export function startRun(config: RunConfig, o: StartOptions): RunHandle {
