@@ -25,3 +25,4 @@ export { startRun, BUILT_IN_RUN_KINDS, type RunConfig } from './runs.js';
 export { startRunWith, type RunHandle, type StartOptions } from './engine/start.js';
 export { SuiteRunConfigSchema, type SuiteRunConfig, type SuiteRunOutcome } from './suites/run-kind.js';
 export { ScenarioRunConfigSchema, type ScenarioRunConfig, type ScenarioRunOutcome } from './scenarios/run-kind.js';
+export { analyze, readAnalysisFiles, tableFromRun, loadStudyFile, StudyRunConfigSchema, type StudyRunConfig, type StudyRunOutcome, type ValidityReport } from './validity/index.js';

@@ -8,6 +8,7 @@ import { EXIT_CODES } from '../exit-codes.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
 import { commandHint } from '../hint.js';
 import { createProgress } from '../progress.js';
+import { stopOnSignals } from '../signals.js';
 import { printTerminalSummary } from '../terminal-summary.js';
 import { tests } from '../wiring.js';
 
@@ -95,8 +96,6 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
   const maxAttempts = numberFlag('--max-attempts', f.maxAttempts, positiveInt, 'a whole number >= 1')!;
   const timeoutMs = numberFlag('--timeout', f.timeout, positiveInt, 'milliseconds >= 1');
   const store = await openStore(f.store);
-  // First Ctrl-C: start nothing new, let the calls in flight finish and be stored (they are paid
-  // for). A second one, or SIGTERM, aborts them; either way everything stored is resumable.
   const config: SuiteRunConfig = {
     kind: 'suite', suites, models: f.model ?? [], repeats, seed, ...(listFlag(f.tests) ? { tests: listFlag(f.tests)! } : {}),
     ...(params.temperature !== undefined ? { temperature: params.temperature } : {}), ...(params.maxTokens !== undefined ? { maxTokens: params.maxTokens } : {}),
@@ -108,14 +107,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
   };
   const handle = startRun(config, { store });
   handle.on(createProgress());
-  const onSigint = () => {
-    process.stderr.write('\nfinishing the calls in flight; press Ctrl-C again to abort them\n');
-    handle.stop();
-    process.once('SIGINT', () => handle.abort());
-  };
-  const onSigterm = () => handle.abort();
-  process.once('SIGINT', onSigint);
-  process.once('SIGTERM', onSigterm);
+  const detach = stopOnSignals(handle);
   try {
     const outcome = await handle.done as SuiteRunOutcome;
     const runId = outcome.runId;
@@ -148,8 +140,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
     }
     return { runId, exitCode: EXIT_CODES.ok };
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigterm);
+    detach();
     await store.close();
   }
 }

@@ -8,6 +8,7 @@ import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
+import { stopOnSignals } from '../signals.js';
 import { emit, withStore } from './validity-io.js';
 
 interface StudyFlags {
@@ -68,14 +69,7 @@ async function studyRunCommand(file: string, f: StudyFlags): Promise<number> {
   const handle = startRun(config, { store });
   handle.on(createProgress());
   handle.on(e => { if (e.type === 'warning') process.stderr.write(`warning: ${e.message}\n`); });
-  const onSigint = () => {
-    process.stderr.write('\nfinishing the calls in flight; press Ctrl-C again to abort them\n');
-    handle.stop();
-    process.once('SIGINT', () => handle.abort());
-  };
-  const onSigterm = () => handle.abort();
-  process.once('SIGINT', onSigint);
-  process.once('SIGTERM', onSigterm);
+  const detach = stopOnSignals(handle);
   try {
     const outcome = await handle.done as StudyRunOutcome;
     const { runId } = outcome;
@@ -94,8 +88,7 @@ async function studyRunCommand(file: string, f: StudyFlags): Promise<number> {
     }
     return EXIT_CODES.ok;
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigterm);
+    detach();
     await store.close();
   }
 }
