@@ -21,12 +21,17 @@ export interface RunKindCommands {
 }
 
 /**
- * The judges' alignment with attached experts (the validity analysis of the run's Judgments), or,
- * for a run that has judges but no experts attached, how to attach them; nothing for a run without judges.
+ * The judges' alignment with attached experts (the validity analysis of the run's Judgments): the
+ * `--experts` file, else the expert scores imported into the run; for a run that has judges but
+ * no experts, how to attach them; nothing for a run without judges. Only the alignment is shown,
+ * so the variance shares are resampled the fewest times (they do not change the alignment).
  */
 async function judgeValidity(store: Store, run: RunRecord, experts: string | undefined): Promise<JudgeValidity | undefined> {
-  if (experts !== undefined) return { experts, report: analyze(await tableFromRun(store, run.id, { experts })) };
+  const options = { shareResamples: 100 };
+  if (experts !== undefined) return { experts, report: analyze(await tableFromRun(store, run.id, { experts }), options) };
   if ((await store.listJudgments(run.id)).length === 0) return undefined;
+  const table = await tableFromRun(store, run.id, {});
+  if (table.experts.length) return { experts: 'the expert scores imported into the run', report: analyze(table, options) };
   const template = commandHint(['validity', 'template', '--run', run.id, '--out', 'experts.csv'], store.url);
   return { experts: null, howToAttach: `write a blank expert file with ${template}, fill in the scores, then add --experts experts.csv to this report command` };
 }

@@ -58,6 +58,8 @@ export interface RatingsContext {
   missingScaleHint?: (item: string) => string;
   /** A command that lists the observations (said after an unknown observation id). */
   observationsHint?: string;
+  /** Expert rows already read (scores imported into the run), used when no experts file is given. */
+  experts?: ExpertRow[];
 }
 
 type ScaleTable = Map<string, Scale & { line?: number }>;
@@ -76,7 +78,7 @@ export function buildTableWithRatings(ratings: RatingRow[], scales: ReadonlyMap<
 
 function finishTable(ratings: RatingRow[], scales: ScaleTable, t: Partial<Omit<Tables, 'ratings' | 'scales'>>, issues: ConfigIssue[], context: RatingsContext): AnalysisTable {
   // Without experts (a stored study's own report) the analyses say what they cannot compute.
-  const experts = t.experts ? readExperts(t.experts, scales, issues, context) : [];
+  const experts = t.experts ? readExperts(t.experts, scales, issues, context) : context.experts ?? [];
   const baselines: Baseline[] = [];
   const units = new Map<string, string>();
   if (t.observations) {

@@ -84,4 +84,22 @@ describe('ratings from stored Judgments', () => {
     expect(issues[1]!.message).toMatch(/item "warmth" is not rated in run scn-t \(its items: clarity, detail.accuracy\)/);
     await store.close();
   });
+
+  it('takes the expert scores imported into the run (human:<rater>) when no experts file is given', async () => {
+    const store = await openStore('sqlite::memory:');
+    const runId = await judgedRun(store, SCORES);
+    const values = [5, 2, 4, 1, 3, 4];
+    await store.saveScores(values.map((v, i) => ({
+      runId, trialId: `d${i + 1}`, scorer: { name: 'human:ann', version: 'ev1', args: {} }, value: v / 5,
+      // A value off the scale is left out, not clamped.
+      details: { rater: 'ann', fields: { clarity: v, 'detail.accuracy': i === 0 ? 9 : Math.max(1, v - 1) } },
+    })));
+    const stored = await tableFromRun(store, runId, {});
+    expect(stored.experts).toHaveLength(11);
+    expect(stored.experts.find(e => e.observation === 't3/tutor/0' && e.item === 'clarity')).toEqual({ observation: 't3/tutor/0', item: 'clarity', expert: 'ann', score: 4 });
+    const experts = file('ann.csv', ['observation,item,expert,score', ...values.flatMap((v, i) => [`t${i + 1}/tutor/0,clarity,ann,${v}`, ...(i === 0 ? [] : [`t${i + 1}/tutor/0,detail.accuracy,ann,${Math.max(1, v - 1)}`])])].join('\n'));
+    const o = { resamples: 200, shareResamples: 100 };
+    expect(analyze(stored, o).alignment).toEqual(analyze(await tableFromRun(store, runId, { experts }), o).alignment);
+    await store.close();
+  });
 });

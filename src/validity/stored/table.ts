@@ -1,6 +1,7 @@
 import { ConfigError, type JsonValue, type Judgment, type Store } from '../../core/index.js';
 import { buildTableWithRatings, readCsvFile as read } from '../input/import.js';
-import type { AnalysisTable, RatingRow, Scale } from '../table.js';
+import type { AnalysisTable, ExpertRow, RatingRow, Scale } from '../table.js';
+import { expertsFromScores } from './experts.js';
 import { observationIdOf } from './observations.js';
 
 /** The ratings a stored run's Judgments hold, with the scales they were given on. */
@@ -8,6 +9,8 @@ export interface StoredRatings {
   ratings: RatingRow[];
   scales: Map<string, Scale>;
   observations: Set<string>;
+  /** Expert scores imported into the run (`paideia scenario import`), on the judges' items. */
+  experts: ExpertRow[];
 }
 
 /**
@@ -18,12 +21,12 @@ export interface StoredRatings {
  * with their reason, on every item they would have rated.
  */
 export async function ratingsFromRun(store: Store, runId: string): Promise<StoredRatings> {
-  const [trials, judgments] = await Promise.all([store.listTrials(runId), store.listJudgments(runId)]);
+  const [trials, judgments, scores] = await Promise.all([store.listTrials(runId), store.listJudgments(runId), store.listScores(runId)]);
   const byId = new Map(trials.map(t => [t.id, t]));
   // The newest judgment of each judge trial and producer counts (stored ones may predate a version bump).
   const latest = new Map<string, Judgment>();
   for (const j of judgments) latest.set(`${j.trialId}\u0000${j.producer.name}`, j);
-  const out: StoredRatings = { ratings: [], scales: new Map(), observations: new Set() };
+  const out: StoredRatings = { ratings: [], scales: new Map(), observations: new Set(), experts: [] };
   for (const j of latest.values()) {
     const target = byId.get(j.targetTrialId);
     if (!target) continue;
@@ -41,6 +44,7 @@ export async function ratingsFromRun(store: Store, runId: string): Promise<Store
         : { ...base, item, score });
     }
   }
+  out.experts = expertsFromScores(scores, byId, out.scales);
   return out;
 }
 
@@ -53,7 +57,10 @@ export interface RunAnalysisFiles {
   raterWeights?: string;
 }
 
-/** The analysis table of a stored run: its Judgments as ratings, the files for the rest. */
+/**
+ * The analysis table of a stored run: its Judgments as ratings, the files for the rest. Without
+ * an experts file, the expert scores imported into the run (if any) are the experts.
+ */
 export async function tableFromRun(store: Store, runId: string, files: RunAnalysisFiles): Promise<AnalysisTable> {
   const run = await store.getRun(runId);
   if (!run) throw new ConfigError([{ field: '--run', message: `no run "${runId}" in ${store.url}; list runs with paideia runs --store ${store.url}` }]);
@@ -66,6 +73,7 @@ export async function tableFromRun(store: Store, runId: string, files: RunAnalys
   }, {
     ratingsSource: `run ${runId}`, observations: stored.observations,
     missingScaleHint: item => `item "${item}" is not rated in run ${runId} (its items: ${items.join(', ')}); rename it, or give its scale with --scales FILE`,
+    ...(files.experts === undefined && stored.experts.length ? { experts: stored.experts } : {}),
     observationsHint: `write every observation and item of the run as a blank expert file with: paideia validity template --run ${runId} --store ${store.url}`,
   });
 }

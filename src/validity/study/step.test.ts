@@ -12,7 +12,7 @@ const study: Study = {
 };
 const trials = planStudyTrials(study, 'val-1');
 const step = ratingStep(study);
-const answer = (text: string): ChatResult => ({ text, usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1 } as ChatResult);
+const answer = (text: string): ChatResult => ({ text, warnings: [] });
 const trialOf = (family: string, repeat = 0): Trial => trials.find(t => t.variant === family && t.repeat === repeat)!;
 
 describe('the rating step', () => {
