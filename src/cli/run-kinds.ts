@@ -72,7 +72,8 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
   validity: {
     async rescore(store, run) {
       const r = await rescoreStudy(store, run.id);
-      const stale = r.needsCall ? `; ${r.needsCall} cell(s) have no stored answer: make them with ${commandHint(['validity', 'run', run.config.suites[0] ?? 'study.yaml'], store.url)}` : '';
+      const from = r.study.source.type === 'run' ? ['--observations-run', r.study.source.runId] : [];
+      const stale = r.needsCall ? `; ${r.needsCall} cell(s) have no stored answer: make them with ${commandHint(['validity', 'run', r.study.file, ...from], store.url)}` : '';
       return `rescored ${r.judgments} rating(s) of ${run.id} from stored answers: ${r.scored} scored, ${r.unscored} unscored${stale}`;
     },
     async report(store, run, o) {

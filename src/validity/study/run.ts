@@ -74,6 +74,8 @@ export async function loadStoredStudy(store: Store, runId: string): Promise<Stud
 
 /** What a rescore found: judgments read again from the stored answers, and cells that would need a call. */
 export interface StudyRescore {
+  /** The study as stored (its file and where its observations came from, for the hint that runs the missing cells). */
+  study: Pick<Study, 'file' | 'source'>;
   judgments: number;
   scored: number;
   unscored: number;
@@ -100,5 +102,5 @@ export async function rescoreStudy(store: Store, runId: string): Promise<StudyRe
   });
   const judgments = (await store.listJudgments(runId)).filter(j => j.producer.name === step.name);
   const scored = judgments.filter(j => j.value !== null).length;
-  return { judgments: judgments.length, scored, unscored: judgments.length - scored, needsCall: summary.needsCall };
+  return { study: { file: study.file, source: study.source }, judgments: judgments.length, scored, unscored: judgments.length - scored, needsCall: summary.needsCall };
 }
