@@ -26,3 +26,4 @@ export { startRunWith, type RunHandle, type StartOptions } from './engine/start.
 export { SuiteRunConfigSchema, type SuiteRunConfig, type SuiteRunOutcome } from './suites/run-kind.js';
 export { ScenarioRunConfigSchema, type ScenarioRunConfig, type ScenarioRunOutcome } from './scenarios/run-kind.js';
 export { LearningRunConfigSchema, type LearningRunConfig, learningRunKind } from './learning/run/run-kind.js';
+export { analyze, readAnalysisFiles, tableFromRun, loadStudyFile, StudyRunConfigSchema, type StudyRunConfig, type StudyRunOutcome, type ValidityReport } from './validity/index.js';

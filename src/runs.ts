@@ -7,11 +7,15 @@ import { startRunWith, type RunHandle, type StartOptions } from './engine/start.
 import { scenarioRunKind, type ScenarioRunConfig } from './scenarios/run-kind.js';
 import { suiteRunKind, type SuiteRunConfig } from './suites/run-kind.js';
 import { learningRunKind, type LearningRunConfig } from './learning/run/run-kind.js';
+import { studyRunKind, type StudyRunConfig } from './validity/study/run-kind.js';
 
-export const BUILT_IN_RUN_KINDS: ReadonlyArray<RunKind> = [suiteRunKind as unknown as RunKind, scenarioRunKind as unknown as RunKind, learningRunKind as unknown as RunKind];
+export const BUILT_IN_RUN_KINDS: ReadonlyArray<RunKind> = [
+  suiteRunKind as unknown as RunKind, scenarioRunKind as unknown as RunKind,
+  studyRunKind as unknown as RunKind, learningRunKind as unknown as RunKind,
+];
 
 /** Any run Paideia knows, described by a config whose `kind` names it. */
-export type RunConfig = SuiteRunConfig | ScenarioRunConfig | LearningRunConfig;
+export type RunConfig = SuiteRunConfig | ScenarioRunConfig | StudyRunConfig | LearningRunConfig;
 
 /** Start a run of any built-in kind; see RunHandle for its events, its end and how to stop it. */
 export function startRun(config: RunConfig, o: StartOptions): RunHandle {

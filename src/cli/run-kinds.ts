@@ -2,9 +2,11 @@ import { ConfigError, type RunRecord, type Store } from '../core/index.js';
 import { buildReportData, onlyModel, renderReport, type ReportFormat } from '../report/index.js';
 import { renderScenarioText } from '../report/scenario/index.js';
 import { learningReportText } from '../report/learning/index.js';
+import { renderValidity, withJudgeValidity, type JudgeValidity } from '../report/validity/index.js';
 import { scenarioReport } from '../scenarios/index.js';
 import { rescoreScenario } from '../scenarios/rescore.js';
 import { rescoreSuite } from '../suites/rescore.js';
+import { analyze, rescoreStudy, tableFromRun } from '../validity/index.js';
 import { commandHint } from './hint.js';
 import { scorers, tests } from './wiring.js';
 
@@ -12,8 +14,32 @@ import { scorers, tests } from './wiring.js';
 export interface RunKindCommands {
   /** Re-derive the run's results from its stored calls; returns the line to print. */
   rescore(store: Store, run: RunRecord, o: { scenario?: string }): Promise<string>;
-  /** The run's report as text in a format (one model's page with `model`, where the kind has pages). */
-  report(store: Store, run: RunRecord, o: { format: ReportFormat; model?: string }): Promise<string>;
+  /**
+   * The run's report as text in a format (one model's page with `model`, where the kind has pages);
+   * with `experts` (an expert-score CSV), its judges' alignment with them.
+   */
+  report(store: Store, run: RunRecord, o: { format: ReportFormat; model?: string; experts?: string }): Promise<string>;
+}
+
+/**
+ * The judges' alignment with attached experts (the validity analysis of the run's Judgments): the
+ * `--experts` file, else the expert scores imported into the run; for a run that has judges but
+ * no experts, how to attach them; nothing for a run without judges. Only the alignment is shown,
+ * so the variance shares are resampled the fewest times (they do not change the alignment).
+ */
+async function judgeValidity(store: Store, run: RunRecord, experts: string | undefined): Promise<JudgeValidity | undefined> {
+  const options = { shareResamples: 100 };
+  if (experts !== undefined) return { experts, report: analyze(await tableFromRun(store, run.id, { experts }), options) };
+  if ((await store.listJudgments(run.id)).length === 0) return undefined;
+  const table = await tableFromRun(store, run.id, {});
+  if (table.experts.length) return { experts: 'the expert scores imported into the run', report: analyze(table, options) };
+  const template = commandHint(['validity', 'template', '--run', run.id, '--out', 'experts.csv'], store.url);
+  return { experts: null, howToAttach: `write a blank expert file with ${template}, fill in the scores, then add --experts experts.csv to this report command` };
+}
+
+async function withValidity(text: string, store: Store, run: RunRecord, o: { format: ReportFormat; experts?: string }): Promise<string> {
+  const v = await judgeValidity(store, run, o.experts);
+  return v ? withJudgeValidity(text, o.format, v) : text;
 }
 
 /** Every kind of run the CLI knows, by the name stored with the run. */
@@ -27,7 +53,7 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
     },
     async report(store, run, o) {
       const all = await buildReportData(store, run.id, { tests });
-      return renderReport(o.model === undefined ? all : onlyModel(all, o.model), o.format);
+      return withValidity(renderReport(o.model === undefined ? all : onlyModel(all, o.model), o.format), store, run, o);
     },
   },
   scenario: {
@@ -41,7 +67,20 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
     async report(store, run, o) {
       if (o.model !== undefined) throw new ConfigError([{ field: '--model', message: 'model pages are for suite runs; a scenario report already has a section per model (drop --model)' }]);
       const report = await scenarioReport(store, run.id);
-      return renderScenarioText(report, o.format);
+      return withValidity(renderScenarioText(report, o.format), store, run, o);
+    },
+  },
+  validity: {
+    async rescore(store, run) {
+      const r = await rescoreStudy(store, run.id);
+      const from = r.study.source.type === 'run' ? ['--observations-run', r.study.source.runId] : [];
+      const stale = r.needsCall ? `; ${r.needsCall} cell(s) have no stored answer: make them with ${commandHint(['validity', 'run', r.study.file, ...from], store.url)}` : '';
+      return `rescored ${r.judgments} rating(s) of ${run.id} from stored answers: ${r.scored} scored, ${r.unscored} unscored${stale}`;
+    },
+    async report(store, run, o) {
+      if (o.model !== undefined) throw new ConfigError([{ field: '--model', message: 'model pages are for suite runs; a study report has a row per rater (drop --model)' }]);
+      const table = await tableFromRun(store, run.id, o.experts !== undefined ? { experts: o.experts } : {});
+      return renderValidity(analyze(table), o.format);
     },
   },
   learning: {

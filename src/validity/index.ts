@@ -16,3 +16,13 @@ export { TARGET_RELIABILITY, type DStudyReport, type DStudyCell } from './analys
 export { readTutorAnnotations, DIMENSIONS as MRBENCH_DIMENSIONS, type TutorResponseLabels, type Dimension as MrbenchDimension } from './mrbench/format.js';
 export { dimensionAgreement, type DimensionAgreement } from './mrbench/agreement.js';
 export { ratingsFromAnswers, type RatingAnswer } from './from-answers.js';
+export { loadStudyFile, studyHash, type Study, type StudyDraft } from './study/load.js';
+export { FAMILIES, StudyFileSchema, type Family, type StudyFile, type StudyItem, type StudyObservation } from './study/schema.js';
+export { ratingMessages, PROMPTS_VERSION } from './study/prompts.js';
+export { RATING_STEP, ratingStep } from './study/step.js';
+export { STUDY_RUN, planStudyTrials, studyRunId } from './study/plan.js';
+export { runStudy, rescoreStudy, loadStoredStudy, STUDY_ARTIFACT, type StudyRescore } from './study/run.js';
+export { studyRunKind, StudyRunConfigSchema, type StudyRunConfig, type StudyRunOutcome } from './study/run-kind.js';
+export { observationIdOf, observationsFromRun } from './stored/observations.js';
+export { ratingsFromRun, tableFromRun, type RunAnalysisFiles, type StoredRatings } from './stored/table.js';
+export { buildTableWithRatings, readCsvFile, type RatingsContext } from './input/import.js';

@@ -9,7 +9,7 @@ import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
-import { stopOnSignals } from '../interrupt.js';
+import { stopOnSignals } from '../signals.js';
 import { collect } from './scenario-io.js';
 
 export interface LearningRunFlags {

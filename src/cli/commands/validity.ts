@@ -1,22 +1,26 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
 import { renderValidity, type ValidityFormat } from '../../report/validity/index.js';
-import { analyze, dimensionAgreement, readAnalysisFiles, readTutorAnnotations } from '../../validity/index.js';
+import { analyze, dimensionAgreement, readAnalysisFiles, readTutorAnnotations, tableFromRun } from '../../validity/index.js';
+import { DEFAULT_STORE_URL } from '../../store/index.js';
+import { registerValidityRun } from './validity-run.js';
+import { emit, withStore } from './validity-io.js';
 
 interface AnalyzeFlags {
-  ratings: string; experts: string; scales: string; outcomes?: string; observations?: string; raterWeights?: string;
-  resamples: string; shareResamples: string; seed: string; format: string; out?: string;
+  ratings?: string; experts?: string; scales?: string; outcomes?: string; observations?: string; raterWeights?: string;
+  run?: string; store: string; resamples: string; shareResamples: string; seed: string; format: string; out?: string;
 }
 
 export function registerValidity(program: Command): void {
   const validity = program.command('validity').description('judge validity: do ratings agree with experts and with the outcome that matters?');
   validity.command('analyze')
-    .description('alignment, baselines, dependence, ensembles, robustness, error decomposition and D-study over imported CSV files')
-    .requiredOption('--ratings <file>', 'observation,item,rater,prompt,score[,repeat] (an empty score is unscored)')
-    .requiredOption('--experts <file>', 'observation,item,expert,score')
-    .requiredOption('--scales <file>', 'item,min,max')
+    .description('alignment, baselines, dependence, ensembles, robustness, error decomposition and D-study over imported CSV files or the Judgments of a stored run')
+    .option('--ratings <file>', 'observation,item,rater,prompt,score[,repeat] (an empty score is unscored)')
+    .option('--run <run-id>', 'instead of --ratings: the Judgments of a stored run (a rating study, a scenario judge panel, explanation judges)')
+    .option('--store <url>', 'store URL, with --run', DEFAULT_STORE_URL)
+    .option('--experts <file>', 'observation,item,expert,score (an empty score is a cell not rated)')
+    .option('--scales <file>', 'item,min,max (with --run: only for items the run does not rate)')
     .option('--outcomes <file>', 'unit,outcome (numeric extra columns become baselines)')
     .option('--observations <file>', 'observation,unit (numeric extra columns become baselines); without it each observation is its own unit')
     .option('--rater-weights <file>', 'rater,weight: expertise weights for the weighted ensemble')
@@ -25,18 +29,21 @@ export function registerValidity(program: Command): void {
     .option('--seed <n>', 'seed of every resampling', '20260301')
     .option('--format <format>', 'json, md or html', 'md')
     .option('-o, --out <file>', 'write here instead of standard output')
-    .action((f: AnalyzeFlags) => {
+    .action(async (f: AnalyzeFlags) => {
       if (!['json', 'md', 'html'].includes(f.format)) throw new ConfigError([{ field: '--format', message: `expected json, md or html, got "${f.format}"` }]);
       const resamples = integerFlag('--resamples', f.resamples, 100);
       const shareResamples = integerFlag('--share-resamples', f.shareResamples, 100);
       const seed = integerFlag('--seed', f.seed, 0);
-      const table = readAnalysisFiles({
-        ratings: f.ratings, experts: f.experts, scales: f.scales,
+      const rest = {
         ...(f.outcomes ? { outcomes: f.outcomes } : {}), ...(f.observations ? { observations: f.observations } : {}),
         ...(f.raterWeights ? { raterWeights: f.raterWeights } : {}),
-      });
+      };
+      const table = f.run !== undefined
+        ? await withStore(f.store, store => tableFromRun(store, f.run!, { ...rest, ...(f.experts ? { experts: f.experts } : {}), ...(f.scales ? { scales: f.scales } : {}) }))
+        : readAnalysisFiles({ ...rest, ...csvInputs(f) });
       emit(renderValidity(analyze(table, { resamples, seed, shareResamples }), f.format as ValidityFormat), f.out);
     });
+  registerValidityRun(validity);
   validity.command('mrbench')
     .description("a judge's labels against MRBench / BEA 2025 tutor-response annotations: per-dimension accuracy, macro-F1 and kappa")
     .requiredOption('--annotations <file>', 'human annotations (MRBench or BEA 2025 JSON)')
@@ -52,6 +59,13 @@ export function registerValidity(program: Command): void {
     });
 }
 
+/** The three files of the CSV path, each required without --run. */
+function csvInputs(f: AnalyzeFlags): { ratings: string; experts: string; scales: string } {
+  if (f.ratings && f.experts && f.scales) return { ratings: f.ratings, experts: f.experts, scales: f.scales };
+  const missing = (['ratings', 'experts', 'scales'] as const).filter(k => !f[k]).map(k => `--${k}`);
+  throw new ConfigError([{ field: missing.join(', '), message: `${missing.length > 1 ? 'missing' : 'also needed'}: give --ratings, --experts and --scales files, or --run <run-id> for the Judgments of a stored run (paideia runs lists them)` }]);
+}
+
 function readText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
@@ -60,12 +74,6 @@ function readText(path: string): string {
   }
 }
 
-function emit(text: string, out: string | undefined): void {
-  if (!out) { process.stdout.write(text); return; }
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, text);
-  process.stdout.write(`${out}\n`);
-}
 
 function integerFlag(name: string, raw: string, min: number): number {
   const v = Number(raw);

@@ -1,5 +1,8 @@
 import type { TauSummary } from '../../validity/index.js';
 
+/** The forms of the validity report; all carry the same numbers. */
+export type ValidityFormat = 'json' | 'md' | 'html';
+
 /** A number to 3 decimals, or an en dash when it is missing or undefined (NaN). */
 export function num(v: number | null | undefined, digits = 3): string {
   return v === null || v === undefined || Number.isNaN(v) ? '–' : v.toFixed(digits);

@@ -4,7 +4,7 @@ import { designText } from './markdown.js';
 import { num, pValue, share, tauText } from './format.js';
 import { dStudyPlot, tauPlot } from './svg.js';
 
-const table = (head: string[], rows: unknown[][]) =>
+export const table = (head: string[], rows: unknown[][]) =>
   `<table><thead><tr>${head.map(h => `<th>${e(h)}</th>`).join('')}</tr></thead><tbody>${rows.map(r => `<tr>${r.map(c => `<td>${e(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 
 /**

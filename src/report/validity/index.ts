@@ -1,8 +1,9 @@
 import type { ValidityReport } from '../../validity/index.js';
 import { validityHtml } from './html.js';
 import { validityMarkdown } from './markdown.js';
+import type { ValidityFormat } from './format.js';
 
-export type ValidityFormat = 'json' | 'md' | 'html';
+export type { ValidityFormat };
 
 /** The validity report in one of its three forms; all carry the same numbers. */
 export function renderValidity(r: ValidityReport, format: ValidityFormat): string {
@@ -11,3 +12,4 @@ export function renderValidity(r: ValidityReport, format: ValidityFormat): strin
 }
 
 export { validityHtml, validityMarkdown };
+export { withJudgeValidity, type JudgeValidity } from './section.js';

@@ -3,7 +3,7 @@ import { num, pValue, share, tauText } from './format.js';
 
 /** Markdown cell text: no pipes or line breaks from user labels. */
 const cell = (s: unknown) => String(s).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-const table = (head: string[], rows: unknown[][]) =>
+export const table = (head: string[], rows: unknown[][]) =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map(r => `| ${r.map(cell).join(' | ')} |`)].join('\n');
 
 export function validityMarkdown(r: ValidityReport): string {

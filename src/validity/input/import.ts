@@ -17,20 +17,22 @@ export interface AnalysisFiles {
 
 /** Reads every file in full, then builds the table; any problem in any file is reported together. */
 export function readAnalysisFiles(files: AnalysisFiles): AnalysisTable {
-  const read = (path: string | undefined): CsvTable | undefined => {
-    if (path === undefined) return undefined;
-    let bytes: Uint8Array;
-    try {
-      bytes = readFileSync(path);
-    } catch (error) {
-      throw new ConfigError([{ file: path, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path` }]);
-    }
-    return parseCsv(bytes, path);
-  };
   return buildTable({
-    ratings: read(files.ratings)!, experts: read(files.experts)!, scales: read(files.scales)!,
-    outcomes: read(files.outcomes), observations: read(files.observations), raterWeights: read(files.raterWeights),
+    ratings: readCsvFile(files.ratings)!, experts: readCsvFile(files.experts)!, scales: readCsvFile(files.scales)!,
+    outcomes: readCsvFile(files.outcomes), observations: readCsvFile(files.observations), raterWeights: readCsvFile(files.raterWeights),
   });
+}
+
+/** A CSV file parsed in full (undefined when no path is given); any problem is a ConfigError naming it. */
+export function readCsvFile(path: string | undefined): CsvTable | undefined {
+  if (path === undefined) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new ConfigError([{ file: path, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path` }]);
+  }
+  return parseCsv(bytes, path);
 }
 
 interface Tables {
@@ -43,7 +45,40 @@ export function buildTable(t: Tables): AnalysisTable {
   const issues: ConfigIssue[] = [];
   const scales = readScales(t.scales, issues);
   const ratings = readRatings(t.ratings, scales, issues);
-  const experts = readExperts(t.experts, scales, issues);
+  return finishTable(ratings, scales, t, issues, { ratingsSource: t.ratings.file });
+}
+
+/** What the rest of a table is checked against when its ratings came from a stored run, not a file. */
+export interface RatingsContext {
+  /** Where the ratings came from, for messages (a file, or `run <id>`). */
+  ratingsSource: string;
+  /** Observations the ratings cover: an expert row naming another is an error (a typo'd id). */
+  observations?: ReadonlySet<string>;
+  /** How to fix an expert row of an item with no scale. */
+  missingScaleHint?: (item: string) => string;
+  /** A command that lists the observations (said after an unknown observation id). */
+  observationsHint?: string;
+  /** Expert rows already read (scores imported into the run), used when no experts file is given. */
+  experts?: ExpertRow[];
+}
+
+type ScaleTable = Map<string, Scale & { line?: number }>;
+
+/**
+ * The analysis table from ratings already read (a stored run's judgments) and the other files:
+ * the same checks and the same table as the CSV path, so every analysis runs unchanged on it.
+ */
+export function buildTableWithRatings(ratings: RatingRow[], scales: ReadonlyMap<string, Scale>, t: Partial<Omit<Tables, 'ratings'>>, context: RatingsContext): AnalysisTable {
+  const issues: ConfigIssue[] = [];
+  const all: ScaleTable = new Map(scales);
+  // A scales file may add or correct scales (e.g. an item only the experts rated).
+  if (t.scales) for (const [item, s] of readScales(t.scales, issues)) all.set(item, s);
+  return finishTable(ratings, all, t, issues, context);
+}
+
+function finishTable(ratings: RatingRow[], scales: ScaleTable, t: Partial<Omit<Tables, 'ratings' | 'scales'>>, issues: ConfigIssue[], context: RatingsContext): AnalysisTable {
+  // Without experts (a stored study's own report) the analyses say what they cannot compute.
+  const experts = t.experts ? readExperts(t.experts, scales, issues, context) : context.experts ?? [];
   const baselines: Baseline[] = [];
   const units = new Map<string, string>();
   if (t.observations) {
@@ -79,8 +114,8 @@ export function buildTable(t: Tables): AnalysisTable {
     }
     issues.push(...c.issues);
   }
-  if (ratings.length === 0 && issues.length === 0) issues.push({ file: t.ratings.file, message: 'has no rating rows' });
-  if (experts.length === 0 && issues.length === 0) issues.push({ file: t.experts.file, message: 'has no expert rows' });
+  if (ratings.length === 0 && issues.length === 0) issues.push({ file: context.ratingsSource, message: 'has no rating rows' });
+  if (t.experts && experts.length === 0 && issues.length === 0) issues.push({ file: t.experts.file, message: 'has no expert rows' });
   if (issues.length) throw new ConfigError(issues.slice(0, 25).concat(issues.length > 25 ? [{ message: `... and ${issues.length - 25} more problem(s)` }] : []));
   return { ratings, experts, outcomes, units, scales, baselines, raterWeights };
 }
@@ -100,15 +135,15 @@ function readScales(t: CsvTable, issues: ConfigIssue[]): Map<string, Scale & { l
   return scales;
 }
 
-function checkScore(c: CsvReader, r: CsvTable['records'][number], item: string, score: number | null, scales: Map<string, Scale & { line: number }>): void {
+function checkScore(c: CsvReader, r: CsvTable['records'][number], item: string, score: number | null, scales: ScaleTable, hint?: (item: string) => string): void {
   const s = scales.get(item);
-  if (!s) { c.problem(r, 'item', `item "${item}" has no row in the scales file; add "${item},<min>,<max>"`); return; }
+  if (!s) { c.problem(r, 'item', hint ? hint(item) : `item "${item}" has no row in the scales file; add "${item},<min>,<max>"`); return; }
   if (score !== null && (score < s.min || score > s.max)) {
-    c.problem(r, 'score', `${score} is outside item "${item}"'s scale ${s.min}-${s.max} (scales file line ${s.line})`);
+    c.problem(r, 'score', `${score} is outside item "${item}"'s scale ${s.min}-${s.max}${s.line !== undefined ? ` (scales file line ${s.line})` : ''}`);
   }
 }
 
-function readRatings(t: CsvTable, scales: Map<string, Scale & { line: number }>, issues: ConfigIssue[]): RatingRow[] {
+function readRatings(t: CsvTable, scales: ScaleTable, issues: ConfigIssue[]): RatingRow[] {
   const c = new CsvReader(t, ['observation', 'item', 'rater', 'prompt', 'score'], ['repeat']);
   const seen = new Map<string, number>();
   const out: RatingRow[] = [];
@@ -133,14 +168,19 @@ function readRatings(t: CsvTable, scales: Map<string, Scale & { line: number }>,
   return out;
 }
 
-function readExperts(t: CsvTable, scales: Map<string, Scale & { line: number }>, issues: ConfigIssue[]): ExpertRow[] {
+function readExperts(t: CsvTable, scales: ScaleTable, issues: ConfigIssue[], context: RatingsContext): ExpertRow[] {
   const c = new CsvReader(t, ['observation', 'item', 'expert', 'score']);
   const seen = new Map<string, number>();
   const out: ExpertRow[] = [];
   for (const r of c.issues.length ? [] : t.records) {
-    const score = c.number(r, 'score');
+    // An empty score is a cell the expert has not rated (a blank template row): skipped, not 0.
+    const score = c.number(r, 'score', true);
     const row = { observation: c.text(r, 'observation'), item: c.text(r, 'item'), expert: c.text(r, 'expert') };
-    checkScore(c, r, row.item, score, scales);
+    checkScore(c, r, row.item, score, scales, context.missingScaleHint);
+    if (context.observations && row.observation && !context.observations.has(row.observation)) {
+      const some = [...context.observations].slice(0, 3).join(', ');
+      c.problem(r, 'observation', `"${row.observation}" is not an observation of ${context.ratingsSource} (its observations look like: ${some})${context.observationsHint ? `; ${context.observationsHint}` : ''}`);
+    }
     const key = JSON.stringify([row.observation, row.item, row.expert]);
     const first = seen.get(key);
     if (first !== undefined) c.problem(r, 'expert', `repeats the expert rating on line ${first}`);

@@ -1,9 +1,9 @@
 import type { RunHandle } from '../engine/start.js';
 
 /**
- * Ctrl-C and SIGTERM for a started run. First Ctrl-C: start nothing new, let the calls in flight
- * finish and be stored (they are paid for). A second one, or SIGTERM, aborts them; either way
- * everything stored is resumable. Returns the function that removes the handlers.
+ * First Ctrl-C: start nothing new, let the calls in flight finish and be stored (they are paid
+ * for). A second one, or SIGTERM, aborts them; either way everything stored is resumable.
+ * Returns the function that detaches the handlers.
  */
 export function stopOnSignals(handle: Pick<RunHandle, 'stop' | 'abort'>): () => void {
   const onSigint = () => {

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { RunContext, RunKind, RunOutcome } from '../../core/index.js';
+import { buildModels } from '../../engine/models.js';
+import { unpricedForCap } from '../../engine/pricing.js';
+import { loadPriceTable } from '../../providers/pricing.js';
+import { observationsFromRun } from '../stored/observations.js';
+import { loadStudyFile, type Study } from './load.js';
+import { STUDY_RUN } from './plan.js';
+import { runStudy } from './run.js';
+
+/** A rating study run as a library user, the CLI or the web app describes it. */
+export const StudyRunConfigSchema = z.strictObject({
+  kind: z.literal(STUDY_RUN),
+  /** The study file (YAML). */
+  file: z.string().min(1),
+  /** Rate the judged targets of this stored run instead of the file's observations. */
+  observationsRun: z.string().min(1).optional(),
+  costCapUsd: z.number().min(0).optional(),
+  /** A price table file; default the shipped one. */
+  prices: z.string().min(1).optional(),
+  retryErrors: z.boolean().default(false),
+  /** Base URL of openai: raters (default OPENAI_BASE_URL). */
+  baseUrl: z.string().min(1).optional(),
+  concurrency: z.number().int().min(1).default(8),
+  requestsPerMinute: z.number().int().min(1).optional(),
+  maxAttempts: z.number().int().min(1).default(5),
+  timeoutMs: z.number().int().min(1).optional(),
+});
+
+export type StudyRunConfig = z.input<typeof StudyRunConfigSchema>;
+
+/** A study run's outcome: the engine's counts, and how many ratings were read and left unscored. */
+export interface StudyRunOutcome extends RunOutcome {
+  ratings: { scored: number; unscored: number };
+}
+
+export async function startStudyRun(c: z.output<typeof StudyRunConfigSchema>, ctx: RunContext): Promise<StudyRunOutcome> {
+  const draft = loadStudyFile(c.file, c.observationsRun ? { observationsRun: c.observationsRun } : {});
+  const observations = draft.observations ?? (draft.source.type === 'run' ? await observationsFromRun(ctx.store, draft.source.runId) : []);
+  const study: Study = { ...draft, observations };
+  const prices = loadPriceTable(c.prices);
+  const unpriced = unpricedForCap(prices, study.raters.map(r => r.spec), c.costCapUsd);
+  if (unpriced.length) ctx.onEvent({ type: 'warning', message: `no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)` });
+  const models = await buildModels(study.raters, {
+    store: ctx.store, seed: study.seed, maxAttempts: c.maxAttempts, ...(ctx.env ? { env: ctx.env } : {}), ...(c.baseUrl ? { baseURL: c.baseUrl } : {}),
+    ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+  });
+  const { run, summary } = await runStudy({
+    study, store: ctx.store, models, prices, retryErrors: c.retryErrors, ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}),
+    concurrency: provider => (provider === 'baseline' ? Math.max(c.concurrency, 16) : c.concurrency),
+    ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.stopSignal ? { stopSignal: ctx.stopSignal } : {}), onEvent: ctx.onEvent,
+  });
+  const judgments = await ctx.store.listJudgments(run.id);
+  const scored = judgments.filter(j => j.value !== null).length;
+  return {
+    runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.done, failed: summary.failed, pending: summary.pending,
+    spentUsd: summary.spentUsd, ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}), ratings: { scored, unscored: judgments.length - scored },
+  };
+}
+
+/** Rating studies (`paideia validity run`) as a kind of run. */
+export const studyRunKind: RunKind<z.output<typeof StudyRunConfigSchema>> = {
+  specVersion: 'paideia.run-kind.v1',
+  name: STUDY_RUN,
+  configSchema: StudyRunConfigSchema as unknown as z.ZodType<z.output<typeof StudyRunConfigSchema>>,
+  start: startStudyRun,
+};
