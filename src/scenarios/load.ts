@@ -41,7 +41,7 @@ export interface LoadScenarioOptions {
  */
 export function loadScenario(file: string, options: LoadScenarioOptions = {}): Scenario {
   const read = readUserText(file, 'scenario', FILE_LIMITS.config);
-  if ('problem' in read) throw new ConfigError([{ file, message: read.problem }]);
+  if ('problem' in read) throw new ConfigError([{ file, ...(read.line ? { line: read.line } : {}), message: read.problem }]);
   return parseScenario(file, read.text, options);
 }
 

@@ -7,6 +7,7 @@ import { analyseHumans, type HumanAnalysis } from './analysis/human.js';
 import { analyseJudges, type JudgeAnalysis } from './analysis/judges.js';
 import { scenarioFailures, type ScenarioFailureGroup } from './analysis/failures.js';
 import { loadScenarioRun, mean } from './analysis/stored.js';
+import { scenarioTranscripts, type Transcript } from './analysis/transcripts.js';
 import type { DialogueMeta } from './dialogue.js';
 
 export type { Estimate } from './analysis/estimate.js';
@@ -56,6 +57,8 @@ export interface ScenarioReport {
   comparisons: ScenarioComparison[];
   /** Failed dialogues and judge calls grouped by error; empty when nothing failed. */
   failures: ScenarioFailureGroup[];
+  /** Every dialogue's transcript with its judges' fields, reasons and raw answers (reasoning removed). */
+  dialogues: Transcript[];
 }
 
 /** A compared pair (units are tasks), with whether the intervals overlap and a note in plain words. */
@@ -131,6 +134,7 @@ export async function scenarioReport(store: Store, runId: string): Promise<Scena
     human: analyseHumans(data),
     comparisons: scenarioComparisons(reports, taskScores),
     failures: await scenarioFailures(store, runId, await store.listTrials(runId)),
+    dialogues: await scenarioTranscripts(store, data),
   };
 }
 
