@@ -13,6 +13,7 @@ import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { numberFlag, positiveInt } from '../options.js';
+import { registerScenarioStudies } from './scenario-studies.js';
 import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
 import { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
 
@@ -247,6 +248,8 @@ export function registerScenario(program: Command): void {
     .action(async (runId: string, f: ImportFlags) => {
       process.exitCode = await scenarioImportCommand(runId, f);
     });
+
+  registerScenarioStudies(scenario);
 
   scenario.command('synthesize')
     .description('draft a weighted rubric from a scenario description, refine it over rounds of generated questions, and write a runnable scenario')

@@ -20,14 +20,16 @@ function scoreOf(text: string, field: string, top: number): number {
  * A local OpenAI-compatible server that plays a scripted lesson: a judge's request (a tool to
  * call, or a prompt-mode JSON Schema in its last message) gets scores that depend on the transcript, the
  * teacher asks once and then ends with `<end>`, the student answers. Every request is recorded.
+ * `noisyJudge` makes a judge's scores depend on the request too, so its repeats vary.
  */
-export function startElmesServer(o: { top?: number } = {}): Promise<FakeServer> {
+export function startElmesServer(o: { top?: number; noisyJudge?: boolean } = {}): Promise<FakeServer> {
   const top = o.top ?? 5;
-  return startOpenAICompatibleServer((request: RecordedRequest) => {
+  return startOpenAICompatibleServer((request: RecordedRequest, index: number) => {
     const body = request.body as Body;
     const messages = body.messages ?? [];
     const system = messages.find(m => m.role === 'system')?.content ?? '';
-    const transcript = messages.map(m => m.content).join('\n');
+    // A noisy judge answers each request anew (repeats differ), as a sampled model does.
+    const transcript = messages.map(m => m.content).join('\n') + (o.noisyJudge ? `#${index}` : '');
     const tool = body.tools?.[0]?.function;
     if (tool) {
       const args = Object.fromEntries(Object.entries(tool.parameters.properties).map(([k, p]) => [k,
