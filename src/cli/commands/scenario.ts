@@ -13,6 +13,7 @@ import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { numberFlag, positiveInt } from '../options.js';
+import { registerScenarioBatch } from './scenario-batch.js';
 import { registerScenarioStudies } from './scenario-studies.js';
 import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
 import { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
@@ -250,6 +251,7 @@ export function registerScenario(program: Command): void {
     });
 
   registerScenarioStudies(scenario);
+  registerScenarioBatch(scenario);
 
   scenario.command('synthesize')
     .description('draft a weighted rubric from a scenario description, refine it over rounds of generated questions, and write a runnable scenario')
@@ -264,6 +266,7 @@ export function registerScenario(program: Command): void {
     .option('--dimensions <list>', 'seed dimensions as Name=weight,... (default the Elmes+ four)')
     .option('--name <name>', 'scenario name (default synthesized)')
     .option('--script <file>', 'script for baseline:script models')
+    .option('--select <how>', 'best round by quality (default) or weighted-mean (SceneGen\'s selection)')
     .option('-o, --out <file>', 'write the scenario here (default stdout)')
     .option('--store <url>', 'sqlite:<path>', DEFAULT_STORE_URL)
     .action(async (f: SynthesizeFlags) => {
