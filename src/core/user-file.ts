@@ -64,14 +64,32 @@ export function readUserBytes(file: string, what: string, maxBytes: number): { b
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The file as UTF-8 text, or why it cannot be used (see readUserBytes; invalid UTF-8 is named, never replaced by U+FFFD). */
-export function readUserText(file: string, what: string, maxBytes: number): { text: string } | { problem: string } {
+export function readUserText(file: string, what: string, maxBytes: number): { text: string } | { problem: string; line?: number } {
   const read = readUserBytes(file, what, maxBytes);
   if ('problem' in read) return read;
   try {
     return { text: strictUtf8.decode(read.bytes) };
   } catch {
-    return { problem: `the ${what} is not valid UTF-8 (save it as UTF-8)` };
+    const line = firstInvalidUtf8Line(read.bytes);
+    return { problem: `the ${what} is not valid UTF-8${line ? ` at line ${line}` : ''} (save it as UTF-8, e.g. iconv -f latin1 -t utf-8)`, ...(line ? { line } : {}) };
   }
+}
+
+/** The 1-based line holding the first byte sequence that is not UTF-8, so the message can point at it. */
+export function firstInvalidUtf8Line(bytes: Buffer): number | undefined {
+  let start = 0;
+  for (let line = 1; start <= bytes.length; line++) {
+    const end = bytes.indexOf(0x0a, start);
+    const stop = end === -1 ? bytes.length : end;
+    try {
+      strictUtf8.decode(bytes.subarray(start, stop));
+    } catch {
+      return line;
+    }
+    if (end === -1) return undefined;
+    start = end + 1;
+  }
+  return undefined;
 }
 
 /** readUserText that throws a ConfigError naming the file. */

@@ -3,6 +3,7 @@ import { contentHash } from '../core/hash.js';
 import type { JsonObject } from '../core/json.js';
 import { checkAnswer, formatJsonSchema } from './judge/format.js';
 import { ANCHORS_PLACEHOLDER, DIALOG_PLACEHOLDER, asDialog } from './judge/prompt.js';
+import { numericFields, resolveFormat } from './judge/fields.js';
 import { scaleOf, scoredFields } from './judge/score.js';
 import type { ScenarioFile } from './schema.js';
 import { placeholders } from './template.js';
@@ -44,14 +45,18 @@ export function resolveEvaluation(
     }
   });
 
-  checkFormat(raw.format, ['format'], at);
-  const scored = scoredFields(raw.format);
-  if (scored.length === 0) {
-    o.warnings.push('evaluation: no format field has a scale (set max or scale on a numeric field), so judgments get no weighted score');
+  if (raw.scale && raw.scale.min >= raw.scale.max) at(['scale'], `scale.min (${raw.scale.min}) must be below scale.max (${raw.scale.max})`);
+  const format = resolveFormat(raw.format, raw.scale);
+  checkFormat(format, ['format'], at);
+  const scored = scoredFields(format);
+  const unscaled = numericFields(format).filter(f => !f.scaled);
+  for (const f of unscaled) {
+    const i = format.findIndex(x => x.field === f.field);
+    o.warnings.push(`evaluation.format.${i} ("${f.field}"): a numeric field with no scale (no max, scale or evaluation.scale); it is reported as its mean on its own values${scored.length ? ' and left out of the weighted score' : ', and the overall score is ELMES\'s: the mean of the numeric fields'}. Declare the scale once with evaluation.scale: { min: 1, max: 5 }`);
   }
 
   const anchors: Anchor[] = (raw.anchors ?? []).map((a, i) => {
-    const checked = checkAnswer(a.scores, raw.format);
+    const checked = checkAnswer(a.scores, format);
     if (!checked.ok) for (const p of checked.problems) at(['anchors', i, 'scores'], `the expert scores do not fit format: ${p}`);
     const dialogue = typeof a.dialogue === 'string' ? a.dialogue : asDialog(a.dialogue.map(t => ({ speaker: t.speaker, content: t.content })));
     return {
@@ -72,7 +77,7 @@ export function resolveEvaluation(
     formatMode: raw.format_mode ?? 'tool',
     formatRetries: raw.format_retries ?? 2,
     prompt: raw.prompt.map(p => ({ role: p.role ?? 'user', content: p.content })),
-    format: raw.format,
+    format,
     scored,
     anchors,
   };

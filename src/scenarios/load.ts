@@ -8,8 +8,10 @@ import type { ModelSpec } from '../core/model-spec.js';
 import { judgmentVersion, resolveEvaluation } from './evaluation.js';
 import { buildGraph, reachesEnd, unreachableAgents } from './graph.js';
 import { redactHeaderValues } from './kargs-headers.js';
+import { baseUrlProblem } from '../providers/shared/base-url.js';
 import { modelIdentity, redactUrl, resolveModel, SECRET_KEY } from './models.js';
 import { ScenarioFileSchema, type ScenarioFile } from './schema.js';
+import { expandShortForms, type ExpandedScenarioFile } from './short-forms.js';
 import { buildTasks } from './tasks.js';
 import { placeholders } from './template.js';
 import type { PromptMessage, Scenario, ScenarioAgent, ScenarioModel, ScenarioTask, ScenarioVariant } from './types.js';
@@ -26,6 +28,11 @@ export interface LoadScenarioOptions {
   models?: ModelSpec[];
   /** Script for `baseline:script` overrides of models whose entry has no `script`. */
   scriptFile?: string;
+  /**
+   * `--base-url`: the endpoint of every openai model (the file's and the overrides); the file's
+   * api_key and headers are then never sent, the key comes from OPENAI_API_KEY.
+   */
+  baseUrl?: string;
 }
 
 /**
@@ -34,7 +41,7 @@ export interface LoadScenarioOptions {
  */
 export function loadScenario(file: string, options: LoadScenarioOptions = {}): Scenario {
   const read = readUserText(file, 'scenario', FILE_LIMITS.config);
-  if ('problem' in read) throw new ConfigError([{ file, message: read.problem }]);
+  if ('problem' in read) throw new ConfigError([{ file, ...(read.line ? { line: read.line } : {}), message: read.problem }]);
   return parseScenario(file, read.text, options);
 }
 
@@ -49,16 +56,22 @@ export function parseScenario(file: string, text: string, options: LoadScenarioO
   const checked = ScenarioFileSchema.safeParse(source.data);
   if (!checked.success) throw new ConfigError(zodIssues(source, ScenarioFileSchema, checked.error.issues));
   const issues: ConfigIssue[] = [];
-  const scenario = resolveScenario(checked.data, file, source, options, issues);
+  const expanded = expandShortForms(checked.data, source, issues);
+  const scenario = resolveScenario(expanded, file, source, options, issues);
   if (issues.length > 0 || !scenario) throw new ConfigError(issues);
   return scenario;
 }
 
-function resolveScenario(data: ScenarioFile, file: string, source: YamlSource, o: LoadScenarioOptions, issues: ConfigIssue[]): Scenario | undefined {
+function resolveScenario(data: ExpandedScenarioFile, file: string, source: YamlSource, o: LoadScenarioOptions, issues: ConfigIssue[]): Scenario | undefined {
   const env = o.env ?? process.env;
   const baseDir = dirname(resolve(file));
   const warnings: string[] = [];
+  const keyIssues: ConfigIssue[] = [];
   const aliases = new Set(Object.keys(data.models));
+  if (o.baseUrl !== undefined) {
+    const problem = baseUrlProblem(o.baseUrl);
+    if (problem) issues.push({ field: '--base-url', message: problem });
+  }
 
   // Overrides: one variant per spec of a swept alias.
   const overrides = new Map<string, ModelSpec[]>();
@@ -79,11 +92,12 @@ function resolveScenario(data: ScenarioFile, file: string, source: YamlSource, o
     return m;
   });
   const variantModels = variantSpecs.map(specs => new Map(Object.entries(data.models).map(([alias, config]) => [alias, resolveModel(alias, config, {
-    ...(specs.get(alias) ? { override: specs.get(alias)! } : {}), env, baseDir, source, issues, warnings,
+    ...(specs.get(alias) ? { override: specs.get(alias)! } : {}), ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}), env, baseDir, source, issues, warnings, keyIssues,
     ...(o.scriptFile ? { scriptFile: resolve(o.scriptFile) } : {}),
   })])));
   // A sweep resolves each entry once per variant; report each problem once.
   dedupeIssues(issues);
+  dedupeIssues(keyIssues);
   warnings.splice(0, warnings.length, ...new Set(warnings));
   // kargs.max_retries sets a model's attempts only where globals.retry.attempt does not.
   if (data.globals?.retry?.attempt !== undefined) {
@@ -104,6 +118,7 @@ function resolveScenario(data: ScenarioFile, file: string, source: YamlSource, o
       const guess = closest(a.model, [...aliases]);
       issues.push(source.issue(['agents', name, 'model'], `no model "${a.model}" under models${guess ? `; did you mean "${guess}"?` : `; models: ${[...aliases].join(', ')}`}`));
     }
+    if (typeof a.memory?.id === 'string') warnings.push(`agents.${name}.memory.id: every dialogue starts with a fresh memory of its own (kept in the store); the id "${a.memory.id}" is not used`);
     if (a.tools && a.tools.length > 0) issues.push(source.issue(['agents', name, 'tools'], 'agent tools (ELMES MCP) are not supported by Paideia; remove them'));
     agents.set(name, {
       name,
@@ -186,11 +201,12 @@ function resolveScenario(data: ScenarioFile, file: string, source: YamlSource, o
     target,
     redacted,
     warnings,
+    keyIssues,
   };
 }
 
 /** Every `{variable}` of agent prompts and the start prompt must exist in every task. */
-function checkVariables(data: ScenarioFile, tasks: ScenarioTask[], source: YamlSource, issues: ConfigIssue[]): void {
+function checkVariables(data: ExpandedScenarioFile, tasks: ScenarioTask[], source: YamlSource, issues: ConfigIssue[]): void {
   if (tasks.length === 0) return;
   const uses: Array<{ path: Array<string | number>; where: string; name: string }> = [];
   for (const [agent, a] of Object.entries(data.agents)) {
@@ -230,9 +246,10 @@ function dedupeIssues(issues: ConfigIssue[]): void {
 }
 
 /** The config as stored: keys replaced, endpoint credentials removed, credential-like kargs hidden. */
-export function redactConfig(data: ScenarioFile): JsonObject {
+export function redactConfig(data: ScenarioFile | ExpandedScenarioFile): JsonObject {
   const copy = JSON.parse(JSON.stringify(data)) as ScenarioFile;
-  for (const m of Object.values(copy.models)) {
+  for (const m of Object.values(copy.models ?? {})) {
+    if (!m) continue;
     if (m.api_key) m.api_key = '[redacted]';
     if (m.api_base) m.api_base = m.api_base.includes('${') ? m.api_base : redactUrl(m.api_base);
     if (m.base_url) m.base_url = m.base_url.includes('${') ? m.base_url : redactUrl(m.base_url);
@@ -249,12 +266,12 @@ export function redactConfig(data: ScenarioFile): JsonObject {
  * which names the model under test) or a model only judges use: changing the rubric or a judge
  * keeps the run and its dialogues, and only judges again (see judgmentVersion).
  */
-function dialogueConfig(data: ScenarioFile, agentModels: ReadonlySet<string>): unknown {
+function dialogueConfig(data: ExpandedScenarioFile, agentModels: ReadonlySet<string>): unknown {
   const models = Object.entries(data.models).filter(([a]) => agentModels.has(a));
   return {
     ...data,
     evaluation: data.evaluation?.target,
-    models: Object.fromEntries(models.map(([a, m]) => [a, { ...m, api_key: undefined, family: undefined, ...(m.kargs ? { kargs: redactHeaderValues(m.kargs) } : {}) }])),
+    models: Object.fromEntries(models.map(([a, m]) => [a, m && { ...m, api_key: undefined, family: undefined, ...(m.kargs ? { kargs: redactHeaderValues(m.kargs) } : {}) }])),
   };
 }
 

@@ -31,9 +31,11 @@ export function substituteEnv(text: string, env: Env, path: Array<string | numbe
 }
 
 /**
- * ELMES (LangChain) client options in `kargs`: not request parameters, so never sent in the body.
- * `timeout` (seconds) is the per-attempt timeout, `max_retries` the retries after the first
- * attempt, `model_kwargs` more request parameters (merged), `streaming` ignored.
+ * ELMES client options in `kargs` (its LangChain and OpenAI SDK clients): not request parameters,
+ * so never sent as such. `timeout` and LangChain's `request_timeout` (seconds) are the per-attempt
+ * timeout, `max_retries` the retries after the first attempt, `model_kwargs` more request
+ * parameters (merged), `extra_body` keys merged into the request body (as the OpenAI SDK does),
+ * `streaming` ignored.
  */
 export interface ClientOptions {
   timeoutSeconds?: number;
@@ -47,15 +49,18 @@ export interface ClientOptions {
 export function clientOptionsFromKargs(kargs: Record<string, unknown> | null | undefined, where: string, warnings: string[]): ClientOptions {
   const out: ClientOptions = {};
   const k = kargs ?? {};
-  if ('timeout' in k) {
-    if (typeof k.timeout === 'number' && k.timeout > 0) out.timeoutSeconds = k.timeout;
-    else if (k.timeout !== null) warnings.push(`${where}.timeout: expected a number of seconds above 0, got ${quoteValue(k.timeout)}; ignored`);
+  for (const key of ['request_timeout', 'timeout'] as const) {
+    if (!(key in k)) continue;
+    const v = k[key];
+    if (typeof v === 'number' && v > 0) out.timeoutSeconds = v;
+    else if (v !== null) warnings.push(`${where}.${key}: expected a number of seconds above 0, got ${quoteValue(v)}; ignored`);
   }
   if ('max_retries' in k) {
     if (typeof k.max_retries === 'number' && Number.isInteger(k.max_retries) && k.max_retries >= 0) out.maxRetries = k.max_retries;
     else if (k.max_retries !== null) warnings.push(`${where}.max_retries: expected a whole number >= 0, got ${quoteValue(k.max_retries)}; ignored`);
   }
   if ('streaming' in k) warnings.push(`${where}.streaming: ignored; Paideia asks for and stores whole answers`);
+  if ('extra_body' in k && k.extra_body !== null && !isMapping(k.extra_body)) warnings.push(`${where}.extra_body: expected a mapping of body keys; ignored`);
   if ('model_kwargs' in k && (k.model_kwargs === null || typeof k.model_kwargs !== 'object' || Array.isArray(k.model_kwargs)) && k.model_kwargs !== undefined) {
     warnings.push(`${where}.model_kwargs: expected a mapping of request parameters; ignored`);
   }
@@ -63,7 +68,9 @@ export function clientOptionsFromKargs(kargs: Record<string, unknown> | null | u
 }
 
 /** kargs keys that configure the client (ELMES/LangChain), never sent in a request body. */
-const CLIENT_KEYS = new Set(['timeout', 'max_retries', 'streaming', 'model_kwargs', ...HEADER_KEYS]);
+const CLIENT_KEYS = new Set(['timeout', 'request_timeout', 'max_retries', 'streaming', 'model_kwargs', 'extra_body', ...HEADER_KEYS]);
+
+const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Parameters every protocol knows; any other `kargs` key passes through as a provider option.
@@ -78,6 +85,8 @@ export function paramsFromKargs(kargs: Record<string, unknown> | null | undefine
     ...(nested !== null && typeof nested === 'object' && !Array.isArray(nested)
       ? Object.fromEntries(Object.entries(nested).filter(([key]) => !HEADER_KEYS.has(key))) : {}),
     ...Object.fromEntries(Object.entries(kargs ?? {}).filter(([key]) => !CLIENT_KEYS.has(key))),
+    // The OpenAI SDK merges extra_body into the body last, over everything else.
+    ...(isMapping(kargs?.extra_body) ? kargs.extra_body : {}),
   };
   for (const [key, value] of Object.entries(merged)) {
     if (key === 'temperature' && typeof value === 'number') params.temperature = value;
@@ -96,40 +105,69 @@ export const SECRET_KEY = /(^|[_-])(api[_-]?key|key|token|secret|password|author
 
 const BASE_URL_VARIABLE: Record<string, string> = { openai: 'OPENAI_BASE_URL', anthropic: 'ANTHROPIC_BASE_URL', ollama: 'OLLAMA_BASE_URL' };
 
-/** One `models.<alias>` entry, resolved: env substituted, the override applied, the script found. */
-export function resolveModel(
-  alias: string,
-  config: ModelConfigInput,
-  o: { override?: ModelSpec; env: Env; baseDir: string; scriptFile?: string; source: YamlSource; issues: ConfigIssue[]; warnings?: string[] },
-): ScenarioModel {
+/** Where each HTTP provider reads its key when the entry gives none (as ELMES's OpenAI client does). */
+const API_KEY_VARIABLE: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1', '0.0.0.0']);
+
+export interface ResolveModelOptions {
+  /** `--model alias=spec`: replaces the whole endpoint (spec, base URL, key from the environment). */
+  override?: ModelSpec;
+  /** `--base-url`: the endpoint of every openai model; the file's key and headers are never sent there. */
+  baseUrl?: string;
+  env: Env;
+  baseDir: string;
+  scriptFile?: string;
+  source: YamlSource;
+  issues: ConfigIssue[];
+  warnings?: string[];
+  /** Where a missing key is noted: bad input for a run (before any call), not for validate or a report. */
+  keyIssues?: ConfigIssue[];
+}
+
+/**
+ * One `models.<alias>` entry, resolved: env substituted, the override applied, the script found.
+ * A null entry (the Elmes+ short form) has no model until `--model` binds one.
+ */
+export function resolveModel(alias: string, entry: ModelConfigInput | null, o: ResolveModelOptions): ScenarioModel {
   const path = (field: string) => ['models', alias, field];
+  if (entry === null && !o.override) {
+    o.issues.push(o.source.issue(['models', alias], `the model "${alias}" is not given (null or only named by an agent); bind it with --model ${alias}=provider:model, e.g. --model ${alias}=openai:gpt-4.1`));
+  }
+  const config: ModelConfigInput = entry ?? { model: o.override?.model ?? alias };
   const provider = o.override?.provider ?? config.type ?? 'openai';
   const name = o.override?.model ?? config.model;
   const spec: ModelSpec = { alias, provider, model: name, spec: `${provider}:${name}` as ModelSpecString };
   const nested = config.kargs?.model_kwargs;
-  const nestedKeys = nested !== null && typeof nested === 'object' && !Array.isArray(nested) ? Object.keys(nested).map(k => ['model_kwargs', k] as const) : [];
+  const nestedKeys = (['model_kwargs', 'extra_body'] as const).flatMap(parent => {
+    const holder = config.kargs?.[parent];
+    return holder !== null && typeof holder === 'object' && !Array.isArray(holder) ? Object.keys(holder).map(k => [parent, k] as const) : [];
+  });
+  void nested;
   for (const [parent, key] of [...Object.keys(config.kargs ?? {}).map(k => [undefined, k] as const), ...nestedKeys]) {
     if (SECRET_KEY.test(key)) o.issues.push(o.source.issue(['models', alias, 'kargs', ...(parent ? [parent] : []), key], `"${key}" looks like a credential; kargs are sent in request bodies, which the store keeps. Put the key in api_key (e.g. api_key: \${MY_KEY})`, { keyOnly: true }));
   }
-  const model: ScenarioModel = { alias, spec, params: paramsFromKargs(config.kargs, provider) };
-  const headers = headersFromKargs(config.kargs, { alias, env: o.env, source: o.source, issues: o.issues, substitute: (text, at) => substituteEnv(text, o.env, at, o.source, o.issues) });
+  const sameProvider = !o.override || o.override.provider === (config.type ?? 'openai');
+  const model: ScenarioModel = { alias, spec, params: sameProvider ? paramsFromKargs(config.kargs, provider) : {} };
   const client = clientOptionsFromKargs(config.kargs, `models.${alias}.kargs`, o.warnings ?? []);
   if (client.timeoutSeconds !== undefined) model.timeoutSeconds = client.timeoutSeconds;
   if (client.maxRetries !== undefined) model.maxAttempts = client.maxRetries + 1;
   // The file's family describes the file's model; an override names another one.
   if (config.family !== undefined && !o.override) model.family = config.family;
-  const sameEndpoint = !o.override || o.override.provider === (config.type ?? 'openai');
-  // An override to another provider drops the file's endpoint and key: they belong to the old one.
-  if (sameEndpoint) {
+  // The file's endpoint and key serve only the file's model at the file's host: an override or
+  // --base-url chooses another host, which gets the key of the environment, never the file's.
+  const chosen = o.override !== undefined || (o.baseUrl !== undefined && provider === 'openai');
+  if (!chosen && entry) {
+    const field = config.api_base ? 'api_base' : 'base_url';
     const base = config.api_base ?? config.base_url;
-    if (base) model.apiBase = substituteEnv(base, o.env, path(config.api_base ? 'api_base' : 'base_url'), o.source, o.issues);
+    if (base) model.apiBase = substituteEnv(base, o.env, path(field), o.source, o.issues);
     const problem = model.apiBase ? baseUrlProblem(model.apiBase) : undefined;
-    if (problem) o.issues.push(o.source.issue(path(config.api_base ? 'api_base' : 'base_url'), problem));
+    if (problem) o.issues.push(o.source.issue(path(field), problem));
     if (config.api_key) model.apiKey = substituteEnv(config.api_key, o.env, path('api_key'), o.source, o.issues);
+    const headers = headersFromKargs(config.kargs, { alias, env: o.env, source: o.source, issues: o.issues, substitute: (text, at) => substituteEnv(text, o.env, at, o.source, o.issues) });
     if (headers) model.headers = headers;
-  } else {
-    model.params = {};
   }
+  if (!model.apiBase && o.baseUrl !== undefined && provider === 'openai') model.apiBase = o.baseUrl;
   // An endpoint from the environment is as much part of the model's identity as one in the file:
   // the same model name at two endpoints is two models, and a resume must not go elsewhere.
   if (!model.apiBase) {
@@ -139,18 +177,38 @@ export function resolveModel(
     const problem = fromEnv ? baseUrlProblem(fromEnv) : undefined;
     if (problem) o.issues.push(o.source.issue(['models', alias], `${variable}: ${problem}`));
   }
+  checkKey(model, o, entry !== null && !chosen);
   if (provider === 'baseline' && name === 'script') {
-    const file = config.script !== undefined && sameEndpoint ? (config.script.trim() === '' ? '' : resolve(o.baseDir, config.script)) : o.scriptFile;
+    const file = config.script !== undefined && sameProvider && !o.override ? (config.script.trim() === '' ? '' : resolve(o.baseDir, config.script)) : o.scriptFile;
     const kind = file ? fileKind(file) : undefined;
     if (file === '') o.issues.push(o.source.issue(path('script'), 'script is empty; name a file: `script: <file.json|file.jsonl>` (relative to the scenario)'));
     else if (!file) o.issues.push(o.source.issue(['models', alias], 'baseline:script needs a script: add `script: <file.json|file.jsonl>` (relative to the scenario)'));
     else if (kind === 'missing') o.issues.push(o.source.issue(path('script'), `script file not found: ${file}`));
     else if (kind !== 'file') o.issues.push(o.source.issue(path('script'), `the script ${file} is ${kind}, not a regular file; name a .json or .jsonl file`));
     else model.scriptFile = file;
-  } else if (config.script !== undefined && sameEndpoint) {
+  } else if (config.script !== undefined && sameProvider && !o.override) {
     o.issues.push(o.source.issue(path('script'), 'script is read only by type baseline with model script'));
   }
   return model;
+}
+
+/**
+ * A model at a host that is not this machine needs a key: with none in the file (fromFile) nor in
+ * the provider's variable, every call would fail after its retries. Bad input, before any call.
+ */
+function checkKey(model: ScenarioModel, o: ResolveModelOptions, fromFile: boolean): void {
+  const variable = API_KEY_VARIABLE[model.spec.provider as string];
+  if (!variable || model.apiKey || o.env[variable]) return;
+  const base = model.apiBase ?? (model.spec.provider === 'openai' ? 'https://api.openai.com/v1' : 'https://api.anthropic.com');
+  let host: string;
+  try {
+    host = new URL(base).hostname;
+  } catch {
+    return; // the base URL's own issue names it
+  }
+  if (LOOPBACK.has(host)) return;
+  const where = fromFile ? `set api_key (e.g. api_key: \${${variable}}) or ${variable}` : `set ${variable}`;
+  o.keyIssues?.push(o.source.issue(['models', model.alias], `no API key for ${redactUrl(base)} (model ${model.spec.spec}): ${variable} is not set; ${where}, or point it at your own server with --base-url http://127.0.0.1:8080/v1`));
 }
 
 function fileKind(file: string): 'file' | 'missing' | 'a folder' | 'not a regular file' {

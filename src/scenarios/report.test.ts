@@ -6,7 +6,7 @@ import { scenarioComparisons, type ScenarioModelReport } from './report.js';
 function model(name: string, scores: number[], isBaseline = false): { report: ScenarioModelReport; tasks: Map<string, number> } {
   return {
     report: {
-      model: name, spec: isBaseline ? 'baseline:script' : `openai:${name}`, isBaseline, score: meanInterval(scores, SCENARIO_INTERVAL), dimensions: {},
+      model: name, spec: isBaseline ? 'baseline:script' : `openai:${name}`, isBaseline, score: meanInterval(scores, SCENARIO_INTERVAL), dimensions: {}, fields: {},
       dialogues: { running: 0, ended: scores.length, capped: 0, failed: 0 }, unscored: 0,
     },
     tasks: new Map(scores.map((v, i) => [`task${i}`, v])),

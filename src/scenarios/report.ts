@@ -5,7 +5,9 @@ import { meanInterval } from '../stats/inference/mean-interval.js';
 import { SCENARIO_INTERVAL, type Estimate } from './analysis/estimate.js';
 import { analyseHumans, type HumanAnalysis } from './analysis/human.js';
 import { analyseJudges, type JudgeAnalysis } from './analysis/judges.js';
+import { scenarioFailures, type ScenarioFailureGroup } from './analysis/failures.js';
 import { loadScenarioRun, mean } from './analysis/stored.js';
+import { scenarioTranscripts, type Transcript } from './analysis/transcripts.js';
 import type { DialogueMeta } from './dialogue.js';
 
 export type { Estimate } from './analysis/estimate.js';
@@ -15,8 +17,11 @@ export interface ScenarioModelReport {
   /** Canonical spec of the model under test; `baseline:*` models are reference systems, not contenders. */
   spec: string;
   isBaseline: boolean;
+  /** The weighted score on [0, 1]; with no scaled field, ELMES's overall (see ScenarioReport.scoreKind). */
   score: Estimate;
   dimensions: Record<string, Estimate>;
+  /** Each numeric field's mean on its own values (ELMES's columns), by field path. */
+  fields: Record<string, Estimate>;
   dialogues: Record<DialogueMeta['status'], number>;
   /** Dialogues the panel could not score (no judge answer fit the format). */
   unscored: number;
@@ -26,6 +31,12 @@ export interface ScenarioReport {
   runId: string;
   scenario: string;
   evaluation: { name: string; version: string } | null;
+  /**
+   * What `score` is: `weighted` (sum of w_i s_i on [0, 1], fields placed on their scales), or
+   * `elmes-mean` (no field has a scale: per dialogue the mean of its numeric field values, as
+   * ELMES's avg column, then the mean over tasks).
+   */
+  scoreKind: 'weighted' | 'elmes-mean';
   /** How intervals and agreement were computed, so a reader can reproduce them. */
   method: {
     unit: 'task'; interval: 'percentile bootstrap'; level: 0.95; resamples: number; seed: number;
@@ -44,6 +55,10 @@ export interface ScenarioReport {
    * two models' own intervals overlap (then this report does not show which is better).
    */
   comparisons: ScenarioComparison[];
+  /** Failed dialogues and judge calls grouped by error; empty when nothing failed. */
+  failures: ScenarioFailureGroup[];
+  /** Every dialogue's transcript with its judges' fields, reasons and raw answers (reasoning removed). */
+  dialogues: Transcript[];
 }
 
 /** A compared pair (units are tasks), with whether the intervals overlap and a note in plain words. */
@@ -75,28 +90,33 @@ export async function scenarioReport(store: Store, runId: string): Promise<Scena
     const own = data.trials.filter(t => t.modelAlias === model);
     const dialogues: ScenarioModelReport['dialogues'] = { running: 0, ended: 0, capped: 0, failed: 0 };
     for (const t of own) dialogues[data.metas.get(t.id)?.status ?? 'running']++;
-    const byTask = new Map<string, { score: number[]; dims: Map<string, number[]> }>();
+    const byTask = new Map<string, { score: number[]; dims: Map<string, number[]>; fields: Map<string, number[]> }>();
     let unscored = 0;
     for (const t of own) {
       const s = panel.get(t.id);
       if (!s) continue;
       if (s.value === null) { unscored++; continue; }
-      const entry = byTask.get(t.itemHash) ?? { score: [], dims: new Map<string, number[]>() };
+      const entry = byTask.get(t.itemHash) ?? { score: [], dims: new Map<string, number[]>(), fields: new Map<string, number[]>() };
       entry.score.push(s.value);
       for (const [dim, v] of Object.entries((s.details?.dimensions ?? {}) as Record<string, number>)) {
         entry.dims.set(dim, [...(entry.dims.get(dim) ?? []), v]);
+      }
+      for (const [field, v] of Object.entries((s.details?.fields ?? {}) as Record<string, number>)) {
+        entry.fields.set(field, [...(entry.fields.get(field) ?? []), v]);
       }
       byTask.set(t.itemHash, entry);
     }
     taskScores.set(model, new Map([...byTask].map(([task, e]) => [task, mean(e.score)])));
     const tasks = [...byTask.values()];
     const dimNames = [...new Set(tasks.flatMap(t => [...t.dims.keys()]))];
+    const fieldNames = [...new Set(tasks.flatMap(t => [...t.fields.keys()]))];
     return {
       model,
       spec: own[0]?.modelSpec ?? '',
       isBaseline: data.isBaseline(model),
       score: meanInterval(tasks.map(t => mean(t.score)), SCENARIO_INTERVAL),
       dimensions: Object.fromEntries(dimNames.map(d => [d, meanInterval(tasks.filter(t => t.dims.has(d)).map(t => mean(t.dims.get(d)!)), SCENARIO_INTERVAL)])),
+      fields: Object.fromEntries(fieldNames.map(f => [f, meanInterval(tasks.filter(t => t.fields.has(f)).map(t => mean(t.fields.get(f)!)), SCENARIO_INTERVAL)])),
       dialogues,
       unscored,
     };
@@ -106,12 +126,15 @@ export async function scenarioReport(store: Store, runId: string): Promise<Scena
     runId,
     scenario: data.config.name,
     evaluation: ev ? { name: ev.name, version: ev.version } : null,
+    scoreKind: ev && ev.scored.length === 0 ? 'elmes-mean' : 'weighted',
     method: METHOD,
     models: reports,
     radar: { axes, series: reports.map(r => ({ model: r.model, values: axes.map(a => r.dimensions[a]?.mean ?? null) })) },
     judges: analyseJudges(data),
     human: analyseHumans(data),
     comparisons: scenarioComparisons(reports, taskScores),
+    failures: await scenarioFailures(store, runId, await store.listTrials(runId)),
+    dialogues: await scenarioTranscripts(store, data),
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
+import { ConfigError, parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
 import { loadPriceTable } from '../providers/pricing.js';
 import { unpricedForCap } from '../engine/pricing.js';
 import { loadScenario } from './load.js';
@@ -21,6 +21,8 @@ export const ScenarioRunConfigSchema = z.strictObject({
   prices: z.string().min(1).optional(),
   /** Script for `baseline:script` overrides. */
   script: z.string().min(1).optional(),
+  /** The endpoint of every openai model (`--base-url`); the file's keys are then never sent. */
+  baseUrl: z.string().min(1).optional(),
 });
 
 export type ScenarioRunConfig = z.input<typeof ScenarioRunConfigSchema>;
@@ -33,7 +35,10 @@ export interface ScenarioRunOutcome extends RunOutcome {
 export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchema>, ctx: RunContext): Promise<ScenarioRunOutcome> {
   const scenario = loadScenario(c.file, {
     models: c.models.map(m => parseModelSpec(m, { field: 'models' })), ...(ctx.env ? { env: ctx.env } : {}), ...(c.script ? { scriptFile: c.script } : {}),
+    ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}),
   });
+  // A model with no key at a host that needs one would fail every call after its retries.
+  if (scenario.keyIssues.length > 0) throw new ConfigError(scenario.keyIssues);
   for (const message of scenario.warnings) ctx.onEvent({ type: 'warning', message });
   const prices = loadPriceTable(c.prices);
   unpricedForCap(prices, scenarioSpecs(scenario), c.costCapUsd);

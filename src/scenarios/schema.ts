@@ -17,7 +17,7 @@ const nameHint = 'a name of letters, digits, _ and - that starts with a letter o
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
 export const PromptMessageSchema = z.strictObject({
-  role: z.enum(['system', 'user', 'assistant']).optional().describe('Defaults to user'),
+  role: z.enum(['system', 'user', 'assistant']).nullable().optional().describe('Defaults to user (ELMES allows null: the same)'),
   content: z.string().describe('Text with {variable} placeholders filled from the task'),
 });
 
@@ -47,15 +47,20 @@ export const ModelConfigSchema = z.strictObject({
   family: z.string().min(1).optional().describe('Paideia: model family for the self-preference check (default: from the model name); a label only, it changes no call'),
 });
 
+/** An entry of `models`: a model, or null (the Elmes+ short form: bound on the command line with --model). */
+export const ModelEntrySchema = ModelConfigSchema.nullable();
+
 export const AgentMemorySchema = z.strictObject({
   enable: z.boolean().optional().describe('See earlier turns (default true)'),
   keep_turns: z.number().int().min(0).optional().describe('Own earlier turns remembered, with what led to them (default 3)'),
-  id: z.string().optional().describe('ELMES checkpoint id; accepted and unused'),
+  id: z.string().nullable().optional().describe('ELMES memory id; null or absent is a fresh memory. Paideia keeps each dialogue in its store, so every dialogue starts fresh'),
 });
 
 export const AgentConfigSchema = z.strictObject({
-  model: z.string().min(1).describe('Alias of a model under `models`'),
-  prompt: z.array(PromptMessageSchema).min(1),
+  model: z.string().min(1).nullable().optional().describe('Alias of a model under `models`; null or absent: the agent\'s own name, bound with --model <agent>=provider:model'),
+  prompt: z.array(PromptMessageSchema).min(1).optional().describe('The agent\'s prompt messages (or give one message inline as role and content)'),
+  role: z.enum(['system', 'user', 'assistant']).nullable().optional().describe('Elmes+ short form: the role of the one prompt message (default system)'),
+  content: z.string().optional().describe('Elmes+ short form: the text of the one prompt message'),
   memory: AgentMemorySchema.optional(),
   tools: z.array(z.unknown()).optional().describe('ELMES MCP tools: not supported; a non-empty list is an error'),
 });
@@ -73,7 +78,8 @@ export const TasksSchema = z.strictObject({
 /** One field of the judge's answer (ELMES `format`), with Paideia's rubric extensions. */
 export interface FormatFieldInput {
   field: string;
-  type: 'str' | 'int' | 'float' | 'bool' | 'dict';
+  /** Absent (the Elmes+ short form): a numeric score, as `float`. */
+  type?: 'str' | 'int' | 'float' | 'bool' | 'dict';
   description?: string;
   items?: FormatFieldInput[];
   max?: number;
@@ -84,8 +90,8 @@ export interface FormatFieldInput {
 }
 
 export const FormatFieldSchema: z.ZodType<FormatFieldInput> = z.strictObject({
-  field: z.string().regex(NAME, nameHint),
-  type: z.enum(['str', 'int', 'float', 'bool', 'dict']),
+  field: z.string().trim().min(1).describe('Name of the field in the judge\'s answer; may hold spaces (Elmes+ "Knowledge accuracy")'),
+  type: z.enum(['str', 'int', 'float', 'bool', 'dict']).optional().describe('Default float: a numeric score (the Elmes+ short form)'),
   description: z.string().optional(),
   get items() {
     return z.array(FormatFieldSchema).optional().describe('Sub-fields of a dict field');
@@ -108,7 +114,7 @@ export const AnchorSchema = z.strictObject({
 });
 
 export const EvaluationSchema = z.strictObject({
-  name: z.string().regex(NAME, nameHint).optional().describe('Name of the judgment (default: evaluation)'),
+  name: z.string().regex(NAME, nameHint).nullable().optional().describe('Name of the judgment (default: evaluation)'),
   model: z.string().optional().describe('Alias of the judge model (or use judges)'),
   judges: z.strictObject({
     models: z.array(z.string().min(1)).min(1).describe('Aliases of the judge models'),
@@ -117,6 +123,7 @@ export const EvaluationSchema = z.strictObject({
   target: z.string().optional().describe('Agent under test (default: agent "teacher", else the agent START leads to)'),
   prompt: z.array(PromptMessageSchema).min(1),
   format: z.array(FormatFieldSchema).min(1),
+  scale: z.strictObject({ min: z.number(), max: z.number() }).optional().describe('Paideia: the scale of every int or float field that gives none (no max, no scale)'),
   format_mode: z.enum(['tool', 'prompt']).optional().describe('tool: forced function call; prompt: JSON between markers'),
   format_retries: z.number().int().min(0).optional().describe('Paideia: new attempts after a non-conforming answer (default 2)'),
   repeats: z.number().int().min(1).optional().describe('Paideia: judgments per judge and dialogue (default 1)'),
@@ -127,7 +134,7 @@ export const ScenarioFileSchema = z.strictObject({
   name: z.string().regex(NAME, nameHint).optional().describe('Paideia: scenario name (default: the file name)'),
   description: z.string().optional(),
   globals: GlobalsSchema.optional(),
-  models: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . -'), ModelConfigSchema),
+  models: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . -'), ModelEntrySchema).nullable().describe('Models by alias; null entries (or agents without a model) are bound with --model'),
   agents: z.record(z.string().regex(NAME, nameHint), AgentConfigSchema),
   directions: z.array(z.string()).min(1).describe('Edges "A -> B", from START to END; routers as "A -> router:name(args)"'),
   tasks: TasksSchema,

@@ -115,7 +115,9 @@ function readTaskFile(path: string, source: YamlSource, issues: ConfigIssue[], m
   if (path.endsWith('.csv')) {
     const read = readUserText(path, `task file ${path}`, maxBytes);
     if ('problem' in read) {
-      problem(read.problem);
+      // An encoding problem is the task file's own, at its line; others are the field's.
+      if (read.line) issues.push({ file: path, line: read.line, message: read.problem });
+      else problem(read.problem);
       return [];
     }
     return readCsv(path, read.text, issues);

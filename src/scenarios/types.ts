@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatParams } from '../core/chat-model.js';
+import type { ConfigIssue } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
 import type { ModelSpec } from '../core/model-spec.js';
 import type { MemorySettings } from './memory.js';
@@ -58,7 +59,11 @@ export interface ScenarioTask {
   vars: Record<string, string>;
 }
 
-export type FormatField = FormatFieldInput;
+/** A format field with its type resolved (a field without one is a float score). */
+export interface FormatField extends Omit<FormatFieldInput, 'type' | 'items'> {
+  type: NonNullable<FormatFieldInput['type']>;
+  items?: FormatField[];
+}
 
 /** A field that enters the weighted score, with its normalised weight. */
 export interface ScoredField {
@@ -139,4 +144,6 @@ export interface Scenario {
   redacted: JsonObject;
   /** Things accepted but not acted on (ELMES keys Paideia does not use). */
   warnings: string[];
+  /** Models that would be called with no API key at a host that needs one: bad input for a run (checkRunnable). */
+  keyIssues: ConfigIssue[];
 }

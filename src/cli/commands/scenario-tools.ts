@@ -4,7 +4,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { ConfigError, ProviderCallError, parseModelSpec, type ModelSpec } from '../../core/index.js';
 import { importHumanScores, writeBlindExport, type BlindFormat } from '../../scenarios/blind/index.js';
 import { buildChatModel } from '../../scenarios/models.js';
-import { DEFAULT_DIMENSIONS, SynthesisError, parseDimensions, synthesize } from '../../scenarios/synthesis/index.js';
+import { DEFAULT_DIMENSIONS, SynthesisError, parseDimensions, synthesize, type SynthesisConfig, type SynthesisModels } from '../../scenarios/synthesis/index.js';
 import { openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { nonNegative, numberFlag, positiveInt } from '../options.js';
@@ -62,53 +62,72 @@ export interface SynthesizeFlags {
   out?: string;
   script?: string;
   store: string;
+  /** How the best round is chosen: quality (default) or weighted-mean (SceneGen). */
+  select?: string;
+}
+
+/**
+ * What a synthesis command is given, checked (every problem at once): the roles' specs and models,
+ * the description, and the settings every cell shares. `out` is where scenarios are written, so
+ * script paths are written relative to it.
+ */
+export function synthesisSetup(f: SynthesizeFlags, io: ScenarioIO, out: string | undefined): { description: string; base: Omit<SynthesisConfig, 'description' | 'name'>; models: SynthesisModels } {
+  const issues: ConfigError['issues'] = [];
+  const role = (flag: 'generator' | 'answerer' | 'judge'): ModelSpec | undefined => {
+    const text = f[flag];
+    if (!text) { issues.push({ field: `--${flag}`, message: `name the ${flag} model: --${flag} alias=provider:model (e.g. --${flag} ${flag}=openai:gpt-4.1)` }); return undefined; }
+    try {
+      return parseModelSpec(text, { field: `--${flag}` });
+    } catch (error) {
+      if (error instanceof ConfigError) { issues.push(...error.issues); return undefined; }
+      throw error;
+    }
+  };
+  const specs = { generator: role('generator'), answerer: role('answerer'), judge: role('judge') };
+  if (!f.description?.trim()) issues.push({ field: '--description', message: 'give the scenario description: a file, or the text itself' });
+  const scriptFile = f.script ? resolve(f.script) : undefined;
+  for (const [flag, spec] of Object.entries(specs)) {
+    if (spec?.spec === 'baseline:script' && !scriptFile) issues.push({ field: `--${flag}`, message: 'baseline:script needs --script <file>' });
+  }
+  if (issues.length) throw new ConfigError(issues);
+  const count = (flag: string, v: string | undefined) => numberFlag(flag, v, positiveInt, 'a whole number >= 1');
+  const rounds = count('--rounds', f.rounds);
+  const questions = count('--questions', f.questions);
+  const anchors = count('--anchors', f.anchors);
+  const patience = count('--patience', f.patience);
+  const dimensions = f.dimensions ? parseDimensions(f.dimensions) : DEFAULT_DIMENSIONS;
+  const given = f.description!;
+  const description = (existsSync(given) && statSync(given).isFile() ? readFileSync(given, 'utf8') : given).trim();
+  const s = specs as { generator: ModelSpec; answerer: ModelSpec; judge: ModelSpec };
+  const model = (spec: ModelSpec) => buildChatModel({ alias: spec.alias, spec, params: {}, ...(spec.spec === 'baseline:script' ? { scriptFile: scriptFile! } : {}) }, { retry: { attempt: 3, intervalSeconds: 2 }, ...(io.env ? { env: io.env } : {}) });
+  // Scripts are written relative to the scenario, as `script:` entries are read.
+  const scriptRef = scriptFile && (out ? relative(dirname(resolve(out)), scriptFile) : scriptFile);
+  const scripts = {
+    ...(s.answerer.spec === 'baseline:script' ? { answerer: scriptRef! } : {}),
+    ...(s.judge.spec === 'baseline:script' ? { judge: scriptRef! } : {}),
+  };
+  if (f.select !== undefined && f.select !== 'quality' && f.select !== 'weighted-mean') {
+    throw new ConfigError([{ field: '--select', message: `expected quality or weighted-mean, got "${f.select}"` }]);
+  }
+  return {
+    description,
+    models: { generator: model(s.generator), answerer: model(s.answerer), judge: model(s.judge) },
+    base: {
+      dimensions, specs: s, ...(rounds ? { rounds } : {}), ...(questions ? { questions } : {}), ...(anchors ? { anchors } : {}),
+      ...(patience ? { thresholds: { patience } } : {}), ...(Object.keys(scripts).length ? { scripts } : {}), ...(out ? { file: out } : {}),
+      ...(f.select ? { select: f.select as 'quality' | 'weighted-mean' } : {}),
+    },
+  };
 }
 
 /** `paideia scenario synthesize`: 0 a scenario was written, 1 a model never gave a valid answer or failed, 2 bad input. */
 export async function scenarioSynthesizeCommand(f: SynthesizeFlags, io: ScenarioIO = processIO): Promise<number> {
   return guarded(io, async () => {
-    const issues: ConfigError['issues'] = [];
-    const role = (flag: 'generator' | 'answerer' | 'judge'): ModelSpec | undefined => {
-      const text = f[flag];
-      if (!text) { issues.push({ field: `--${flag}`, message: `name the ${flag} model: --${flag} alias=provider:model (e.g. --${flag} ${flag}=openai:gpt-4.1)` }); return undefined; }
-      try {
-        return parseModelSpec(text, { field: `--${flag}` });
-      } catch (error) {
-        if (error instanceof ConfigError) { issues.push(...error.issues); return undefined; }
-        throw error;
-      }
-    };
-    const specs = { generator: role('generator'), answerer: role('answerer'), judge: role('judge') };
-    if (!f.description?.trim()) issues.push({ field: '--description', message: 'give the scenario description: a file, or the text itself' });
-    const scriptFile = f.script ? resolve(f.script) : undefined;
-    for (const [flag, spec] of Object.entries(specs)) {
-      if (spec?.spec === 'baseline:script' && !scriptFile) issues.push({ field: `--${flag}`, message: 'baseline:script needs --script <file>' });
-    }
-    if (issues.length) throw new ConfigError(issues);
-    const count = (flag: string, v: string | undefined) => numberFlag(flag, v, positiveInt, 'a whole number >= 1');
-    const rounds = count('--rounds', f.rounds);
-    const questions = count('--questions', f.questions);
-    const anchors = count('--anchors', f.anchors);
-    const patience = count('--patience', f.patience);
-    const dimensions = f.dimensions ? parseDimensions(f.dimensions) : DEFAULT_DIMENSIONS;
-    const given = f.description!;
-    const description = (existsSync(given) && statSync(given).isFile() ? readFileSync(given, 'utf8') : given).trim();
-    const s = specs as { generator: ModelSpec; answerer: ModelSpec; judge: ModelSpec };
-    const model = (spec: ModelSpec) => buildChatModel({ alias: spec.alias, spec, params: {}, ...(spec.spec === 'baseline:script' ? { scriptFile: scriptFile! } : {}) }, { retry: { attempt: 3, intervalSeconds: 2 }, ...(io.env ? { env: io.env } : {}) });
-    // Scripts are written relative to the scenario, as `script:` entries are read.
-    const scriptRef = scriptFile && (f.out ? relative(dirname(resolve(f.out)), scriptFile) : scriptFile);
-    const scripts = {
-      ...(s.answerer.spec === 'baseline:script' ? { answerer: scriptRef! } : {}),
-      ...(s.judge.spec === 'baseline:script' ? { judge: scriptRef! } : {}),
-    };
+    const { description, base, models } = synthesisSetup(f, io, f.out);
     const store = await openStore(f.store);
     try {
       const result = await synthesize({
-        description, dimensions, store, specs: s,
-        models: { generator: model(s.generator), answerer: model(s.answerer), judge: model(s.judge) },
-        ...(rounds ? { rounds } : {}), ...(questions ? { questions } : {}), ...(anchors ? { anchors } : {}),
-        ...(patience ? { thresholds: { patience } } : {}), ...(f.name ? { name: f.name } : {}),
-        ...(Object.keys(scripts).length ? { scripts } : {}), ...(f.out ? { file: f.out } : {}),
+        ...base, description, store, models, ...(f.name ? { name: f.name } : {}),
         onRound: r => io.stderr(`round ${r.round}: quality ${r.quality.toFixed(3)}, drift ${r.drift === null ? 'n/a' : r.drift.toFixed(3)}, ${r.decision} (best: round ${r.best})\n`),
       });
       io.stderr(`synthesis ${result.runId}: best round ${result.best.round} of ${result.rounds.length}, stopped by ${result.stoppedBy} (store ${store.url})\n`);

@@ -178,7 +178,7 @@ describe('paideia scenario (commands)', () => {
     const program = new Command('paideia').exitOverride();
     registerScenario(program);
     const scenario = program.commands.find(c => c.name() === 'scenario')!;
-    expect(scenario.commands.map(c => c.name())).toEqual(['validate', 'run', 'schema', 'report', 'export', 'import', 'synthesize']);
+    expect(scenario.commands.map(c => c.name())).toEqual(['validate', 'run', 'schema', 'report', 'export', 'import', 'stability', 'ablate', 'synthesize-batch', 'synthesize']);
     let out = '';
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { out += String(chunk); return true; });
     await program.parseAsync(['node', 'paideia', 'scenario', 'schema']);

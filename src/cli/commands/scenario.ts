@@ -2,26 +2,33 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, stripControl } from '../../core/index.js';
-import { loadPriceTable } from '../../providers/pricing.js';
 import { renderOverviewHtml, renderOverviewMarkdown, renderScenarioHtml, renderScenarioReport, renderScenarioText, scenarioOverview } from '../../report/scenario/index.js';
-import { unpricedForCap } from '../../engine/pricing.js';
-import { loadScenario, runScenario, scenarioSpecs, scenarioJsonSchema, scenarioReport, scenarioRunId, type ScenarioEvent } from '../../scenarios/index.js';
+import type { RunEvent } from '../../core/index.js';
+import { startRun } from '../../runs.js';
+import { failureLines, scenarioFailures } from '../../scenarios/analysis/failures.js';
+import type { ScenarioRunConfig, ScenarioRunOutcome } from '../../scenarios/run-kind.js';
+import type { Scenario } from '../../scenarios/types.js';
+import { loadScenario, scenarioJsonSchema, scenarioReport, scenarioRunId } from '../../scenarios/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { numberFlag, positiveInt } from '../options.js';
+import { registerScenarioBatch } from './scenario-batch.js';
+import { registerScenarioStudies } from './scenario-studies.js';
 import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
 import { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
 
 export { printIssues, type ScenarioIO } from './scenario-io.js';
 export { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
 
-export interface ValidateFlags { model?: string[]; script?: string }
+export interface ValidateFlags { model?: string[]; script?: string; baseUrl?: string }
 
 export async function scenarioValidateCommand(file: string, f: ValidateFlags, io: ScenarioIO = processIO): Promise<number> {
   return guarded(io, async () => {
-    const s = loadScenario(file, { models: parseOverrides(f.model), ...(io.env ? { env: io.env } : {}), ...(f.script ? { scriptFile: f.script } : {}) });
+    const s = loadScenario(file, { models: parseOverrides(f.model), ...(io.env ? { env: io.env } : {}), ...(f.script ? { scriptFile: f.script } : {}), ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}) });
     for (const w of s.warnings) io.stderr(`warning: ${stripControl(w)}\n`);
+    // Not bad input for validate (nothing is called), but a run stops on them before any call.
+    for (const i of s.keyIssues) io.stderr(`warning: ${i.file ?? file}${i.line ? `:${i.line}` : ''}, field "${i.field}": ${stripControl(i.message)} (scenario run exits 2 until then)\n`);
     const judges = s.evaluation ? `${s.evaluation.judges.join(', ')} (${s.evaluation.formatMode} mode, ${s.evaluation.repeats} repeat(s))` : 'none';
     io.stdout(`${file}: ok: scenario "${s.name}", ${s.tasks.length} task(s), agents ${[...s.agents.keys()].join(', ')}, under test: ${s.target} (${s.agents.get(s.target)!.model}), judges: ${judges}\n`);
     return EXIT_CODES.ok;
@@ -39,35 +46,42 @@ export interface ScenarioRunFlags {
   report?: string;
   costCap?: string;
   prices?: string;
+  baseUrl?: string;
 }
 
 /** `paideia scenario run`: exit 0 all done, 1 some dialogues or judge calls failed, 2 bad input, 3 interrupted or cost cap (resumable). */
 export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: ScenarioIO = processIO, signal?: AbortSignal): Promise<{ runId?: string; exitCode: number }> {
   let runId: string | undefined;
   const exitCode = await guarded(io, async () => {
-    const scenario = loadScenario(file, { models: parseOverrides(f.model), ...(io.env ? { env: io.env } : {}), ...(f.script ? { scriptFile: f.script } : {}) });
-    for (const w of scenario.warnings) io.stderr(`warning: ${stripControl(w)}\n`);
     const repeats = numberFlag('--repeats', f.repeats, positiveInt, 'a whole number >= 1');
     const costCapUsd = numberFlag('--cost-cap', f.costCap, n => Number.isFinite(n) && n >= 0, 'an amount in USD >= 0');
-    const prices = loadPriceTable(f.prices);
-    unpricedForCap(prices, scenarioSpecs(scenario), costCapUsd);
+    // Loaded here too for the run id (--resume) and the plan's counts; the run kind loads it again.
+    const scenario = loadScenario(file, {
+      models: parseOverrides(f.model), ...(io.env ? { env: io.env } : {}), ...(f.script ? { scriptFile: f.script } : {}), ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}),
+    });
     const store = await openStore(f.store);
     try {
       const expected = scenarioRunId(scenario, repeats ?? scenario.globals.repeats);
       if (f.resume && !(await store.getRun(expected))) {
         throw new ConfigError([{ field: '--resume', message: `no stored run ${expected} of this scenario with these models in ${store.url}; run without --resume to start it` }]);
       }
-      const { run, summary } = await runScenario({
-        scenario, store, ...(repeats ? { repeats } : {}), judge: f.judge, retryErrors: f.retryErrors ?? false, prices,
-        ...(costCapUsd !== undefined ? { costCapUsd } : {}),
-        ...(signal ? { signal } : {}), onEvent: progress(io),
-      });
-      runId = run.id;
+      const config: ScenarioRunConfig = {
+        kind: 'scenario', file, models: f.model ?? [], ...(repeats ? { repeats } : {}), judge: f.judge, retryErrors: f.retryErrors ?? false,
+        ...(costCapUsd !== undefined ? { costCapUsd } : {}), ...(f.prices ? { prices: f.prices } : {}), ...(f.script ? { script: f.script } : {}),
+        ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}),
+      };
+      const handle = startRun(config, { store, ...(signal ? { signal } : {}), ...(io.env ? { env: io.env } : {}) });
+      handle.on(progress(io, plannedCounts(scenario, repeats ?? scenario.globals.repeats, f.judge)));
+      const outcome = await handle.done as ScenarioRunOutcome;
+      const summary = outcome.scenario;
+      runId = outcome.runId;
       const j = summary.judging;
-      io.stderr(`run ${run.id}: ${summary.ended} ended, ${summary.capped} capped, ${summary.failed} failed, ${summary.pending} pending dialogue(s)`
+      io.stderr(`run ${runId}: ${summary.ended} ended, ${summary.capped} capped, ${summary.failed} failed, ${summary.pending} pending dialogue(s)`
         + (j ? `; judgments: ${j.new} new, ${j.stored} stored, ${j.unscored} unscored, ${j.failed} failed, ${j.pending} pending` : '') + `; spent $${summary.spentUsd.toFixed(4)} (store ${store.url})\n`);
+      const failures = summary.failed > 0 || (j?.failed ?? 0) > 0 ? await scenarioFailures(store, runId, await store.listTrials(runId)) : [];
+      if (failures.length > 0) io.stderr(`failures, grouped by error:\n${failureLines(failures).map(stripControl).join('\n')}\n`);
       if (f.report) {
-        const report = scenarioReport(store, run.id);
+        const report = scenarioReport(store, runId);
         mkdirSync(dirname(f.report), { recursive: true });
         writeFileSync(f.report, JSON.stringify(await report, null, 2) + '\n');
         io.stderr(`report: ${f.report}\n`);
@@ -90,20 +104,30 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
   return { ...(runId ? { runId } : {}), exitCode };
 }
 
+/** Dialogues and judgments the run plans, for its first progress line. */
+function plannedCounts(scenario: Scenario, repeats: number, judge: boolean): { dialogues: number; judgments: number } {
+  const dialogues = scenario.variants.length * scenario.tasks.length * repeats;
+  const ev = scenario.evaluation;
+  return { dialogues, judgments: judge && ev ? dialogues * ev.judges.length * ev.repeats : 0 };
+}
+
 /** The flags that decide which stored run a scenario run is (its id hashes them), for hints. */
 function sameScenarioRun(file: string, f: ScenarioRunFlags): string[] {
   return [
     'scenario', 'run', file, ...(f.model ?? []).flatMap(m => ['-m', m]), ...(f.repeats ? ['--repeats', f.repeats] : []),
     ...(f.script ? ['--script', f.script] : []), ...(f.prices ? ['--prices', f.prices] : []), ...(f.judge ? [] : ['--no-judge']),
+    ...(f.baseUrl ? ['--base-url', f.baseUrl] : []),
   ];
 }
 
-function progress(io: ScenarioIO): (e: ScenarioEvent) => void {
+function progress(io: ScenarioIO, planned: { dialogues: number; judgments: number }): (e: RunEvent) => void {
   let finished = 0;
   let total = 0;
   return e => {
-    if (e.type === 'planned') {
-      io.stderr(`run ${e.runId}: ${e.dialogues} dialogue(s), up to ${e.judgments} judgment(s)\n`);
+    if (e.type === 'warning') {
+      io.stderr(`warning: ${stripControl(e.message)}\n`);
+    } else if (e.type === 'planned') {
+      io.stderr(`run ${e.runId}: ${planned.dialogues} dialogue(s), up to ${planned.judgments} judgment(s)\n`);
     } else if (e.type === 'start') {
       total = e.pending;
     } else if (e.type === 'trial') {
@@ -154,6 +178,7 @@ export function registerScenario(program: Command): void {
     .argument('<file>')
     .option('-m, --model <alias=spec>', 'override a scenario model, repeatable', collect)
     .option('--script <file>', 'script for baseline:script overrides')
+    .option('--base-url <url>', 'endpoint of every openai model, as scenario run --base-url')
     .action(async (file: string, f: ValidateFlags) => {
       process.exitCode = await scenarioValidateCommand(file, f);
     });
@@ -171,6 +196,7 @@ export function registerScenario(program: Command): void {
     .option('--report <file>', 'also write the JSON report here')
     .option('--cost-cap <usd>', 'hard cap on the run\'s spend (dialogue turns and judge calls); stops with exit 3 before a call could pass it')
     .option('--prices <file>', 'price table JSON instead of the shipped one')
+    .option('--base-url <url>', 'endpoint of every openai model (the file\'s and --model\'s), e.g. http://127.0.0.1:8080/v1; the file\'s api_key is then never sent, the key comes from OPENAI_API_KEY')
     .action(async (file: string, f: ScenarioRunFlags) => {
       const controller = new AbortController();
       const stop = () => controller.abort();
@@ -224,6 +250,9 @@ export function registerScenario(program: Command): void {
       process.exitCode = await scenarioImportCommand(runId, f);
     });
 
+  registerScenarioStudies(scenario);
+  registerScenarioBatch(scenario);
+
   scenario.command('synthesize')
     .description('draft a weighted rubric from a scenario description, refine it over rounds of generated questions, and write a runnable scenario')
     .option('--description <file-or-text>', 'the scenario description: a file, or the text')
@@ -237,6 +266,7 @@ export function registerScenario(program: Command): void {
     .option('--dimensions <list>', 'seed dimensions as Name=weight,... (default the Elmes+ four)')
     .option('--name <name>', 'scenario name (default synthesized)')
     .option('--script <file>', 'script for baseline:script models')
+    .option('--select <how>', 'best round by quality (default) or weighted-mean (SceneGen\'s selection)')
     .option('-o, --out <file>', 'write the scenario here (default stdout)')
     .option('--store <url>', 'sqlite:<path>', DEFAULT_STORE_URL)
     .action(async (f: SynthesizeFlags) => {

@@ -2,12 +2,14 @@ import { escapeHtml as e } from '../../core/escape.js';
 import type { Estimate } from '../../scenarios/analysis/estimate.js';
 import type { ScenarioReport } from '../../scenarios/report.js';
 import { pageHead } from '../page.js';
-import { dimensionLabel, fmtEstimate, num } from './markdown.js';
+import { dimensionLabel, fieldNames, fmtEstimate, num, scoreNote } from './markdown.js';
 import { radarSvg } from './radar.js';
+import { transcriptId, transcriptsHtml } from './transcripts.js';
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem;max-width:72rem;color:#222}
 table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
-th{background:#f4f4f4}td.n{text-align:right;font-variant-numeric:tabular-nums}.note{color:#555;font-size:.9rem}`;
+th{background:#f4f4f4}td.n{text-align:right;font-variant-numeric:tabular-nums}.note{color:#555;font-size:.9rem}
+details{margin:.4rem 0}.turn{margin:.2rem 0}.text{white-space:pre-wrap}.judgment{border-left:3px solid #ccc;padding-left:.6rem;margin:.5rem 0}pre{white-space:pre-wrap}`;
 
 /** One row of cells; every cell is escaped text. `numeric` right-aligns all but the first `lead` cells. */
 function row(cells: string[], lead = 1): string {
@@ -30,7 +32,7 @@ export function renderScenarioHtml(r: ScenarioReport): string {
   const axes = r.radar.axes;
   const body: string[] = [
     `<h1>Scenario ${e(r.scenario)}</h1>`,
-    `<p class="note">Run ${e(r.runId)}. ${r.evaluation ? `Judgment ${e(r.evaluation.name)} (version ${e(r.evaluation.version)}).` : 'No evaluation in this scenario.'} Means with ${r.method.level * 100}% ${e(r.method.interval)} intervals (${r.method.resamples} resamples, seed ${r.method.seed}) over tasks.</p>`,
+    `<p class="note">Run ${e(r.runId)}. ${r.evaluation ? `Judgment ${e(r.evaluation.name)} (version ${e(r.evaluation.version)}).` : 'No evaluation in this scenario.'} Means with ${r.method.level * 100}% ${e(r.method.interval)} intervals (${r.method.resamples} resamples, seed ${r.method.seed}) over tasks. ${r.evaluation ? e(scoreNote(r)) : ''}</p>`,
     '<h2>Models</h2>',
     table(
       ['model', 'spec', 'score', ...axes, 'ended', 'capped', 'failed', 'running', 'unscored'],
@@ -42,6 +44,23 @@ export function renderScenarioHtml(r: ScenarioReport): string {
     '<h2>Dimensions</h2>',
     radarSvg(r.radar),
   ];
+  const fields = fieldNames(r);
+  if (fields.length > 0) {
+    body.push(
+      '<h2>Fields</h2>',
+      '<p class="note">Each numeric field\'s mean on its own values (bool: share true), with its 95% interval over tasks.</p>',
+      table(['model', ...fields], r.models.map(m => row([m.model, ...fields.map(f => (m.fields[f] ? est(m.fields[f]!) : 'n/a'))]))),
+    );
+  }
+  if (r.failures.length > 0) {
+    body.push(
+      '<h2>Failures</h2>',
+      '<p class="note">Failed dialogues and judge calls, grouped by error (provider errors, never scored as wrong).</p>',
+      table(['model', 'step', 'count', 'status', 'error', 'example trial'],
+        r.failures.map(f => row([f.model, f.step, String(f.count), f.statusCode === null ? '-' : String(f.statusCode), f.message, f.exampleTrialId], 2)
+          .replace(f.step === 'dialogue' ? `<td class="n">${e(f.exampleTrialId)}</td>` : '\u0000', `<td class="n"><a href="#${e(transcriptId(f.exampleTrialId))}">${e(f.exampleTrialId)}</a></td>`))),
+    );
+  }
   if (r.judges.length > 0) {
     body.push(
       '<h2>Judges</h2>',
@@ -84,6 +103,7 @@ export function renderScenarioHtml(r: ScenarioReport): string {
       ),
     );
   }
+  body.push(transcriptsHtml(r.dialogues ?? []));
   return `<!DOCTYPE html>
 ${pageHead(`Scenario ${e(r.scenario)} - Paideia`)}<style>${STYLE}</style></head>
 <body>${body.join('\n')}</body></html>

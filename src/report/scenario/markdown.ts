@@ -24,13 +24,25 @@ function table(header: string[], rows: string[][]): string[] {
   return [line(header), `|${header.map(() => '---|').join('')}`, ...rows.map(line)];
 }
 
+/** Every field path any model has a mean for, in first-seen order. */
+export function fieldNames(r: ScenarioReport): string[] {
+  return [...new Set(r.models.flatMap(m => Object.keys(m.fields)))];
+}
+
+/** What the score column is, in words. */
+export function scoreNote(r: ScenarioReport): string {
+  return r.scoreKind === 'elmes-mean'
+    ? 'Score: no field has a scale, so it is ELMES\'s: per dialogue the mean of its numeric fields on their own values.'
+    : 'Score: the weighted score on [0, 1].';
+}
+
 /** The report as Markdown (for the terminal and for pasting into notes). */
 export function renderScenarioReport(r: ScenarioReport): string {
   const axes = r.radar.axes;
   const lines = [
     `# Scenario ${cellText(r.scenario)} (run ${r.runId})`,
     '',
-    r.evaluation ? `Judgment: ${cellText(r.evaluation.name)} (version ${r.evaluation.version}). Means with 95% bootstrap intervals over tasks.` : 'No evaluation in this scenario.',
+    r.evaluation ? `Judgment: ${cellText(r.evaluation.name)} (version ${r.evaluation.version}). Means with 95% bootstrap intervals over tasks. ${scoreNote(r)}` : 'No evaluation in this scenario.',
     '',
     ...table(
       ['model', 'score', ...axes.map(cellText), 'dialogues (ended/capped/failed/running)', 'unscored'],
@@ -41,6 +53,20 @@ export function renderScenarioReport(r: ScenarioReport): string {
       ]),
     ),
   ];
+  const fields = fieldNames(r);
+  if (fields.length > 0) {
+    lines.push(
+      '', '## Fields', '', 'Each numeric field\'s mean on its own values (bool: share true), with its 95% interval over tasks.', '',
+      ...table(['model', ...fields.map(cellText)], r.models.map(m => [cellText(m.model), ...fields.map(f => (m.fields[f] ? fmtEstimate(m.fields[f]!) : NA))])),
+    );
+  }
+  if (r.failures.length > 0) {
+    lines.push(
+      '', '## Failures', '', 'Failed dialogues and judge calls, grouped by error (provider errors, never scored as wrong).', '',
+      ...table(['model', 'step', 'count', 'status', 'error', 'example trial'],
+        r.failures.map(f => [cellText(f.model), f.step, String(f.count), f.statusCode === null ? '-' : String(f.statusCode), cellText(f.message), f.exampleTrialId])),
+    );
+  }
   if (r.judges.length > 0) {
     lines.push(
       '', '## Judges', '',

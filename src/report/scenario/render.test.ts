@@ -4,7 +4,7 @@ import { analysisRun } from '../../scenarios/testing/analysis-run.js';
 import { openStore } from '../../store/index.js';
 import { renderScenarioHtml } from './html.js';
 import { renderScenarioReport } from './markdown.js';
-import { radarSvg } from './radar.js';
+import { radarSvg, wrapLabel } from './radar.js';
 
 const EVIL = '<script>alert("x")</script> & | pipe\nnewline';
 
@@ -27,7 +27,9 @@ describe('report rendering', () => {
     const html = renderScenarioHtml(await hostileReport());
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(html).not.toMatch(/<script/i);
-    expect(html).not.toMatch(/\b(src|href)=/i);
+    // Nothing loads from elsewhere; links stay within the page (a dialogue's transcript).
+    expect(html).not.toMatch(/\bsrc=/i);
+    expect(html).not.toMatch(/\bhref="(?!#d-[0-9a-f]+")/i);
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; | pipe');
     expect(html).toMatch(/<svg [^>]*role="img"/);
     expect((html.match(/<polygon [^>]*fill-opacity/g) ?? []).length).toBe(2);
@@ -89,6 +91,19 @@ describe('report rendering', () => {
         for (const row of t) expect(cells(row), row).toBe(cells(t[0]!));
       }
     }
+  });
+
+  it('radar: long labels wrap and the view box grows to hold them, so none is cut off', () => {
+    const long = 'Heuristic guidance and scaffolding of the pupil';
+    const svg = radarSvg({ axes: ['Knowledge accuracy', long, 'Values integration and care', 'Creativity and originality'], series: [{ model: 'm', values: [1, 1, 1, 1] }] }, 420);
+    expect(wrapLabel(long)).toEqual(['Heuristic guidance', 'and scaffolding of', 'the pupil']);
+    expect(svg).toContain('<tspan x="344.4" y="210.0">Heuristic guidance</tspan>');
+    const [left, top, width] = svg.match(/viewBox="(-?\d+) (-?\d+) (\d+) (\d+)"/)!.slice(1, 4).map(Number) as [number, number, number];
+    // The right label starts at x = 344.4 and runs 18 characters of 7.2 px: the box must reach past it.
+    expect(left + width).toBeGreaterThanOrEqual(344.4 + 18 * 7.2);
+    // The left label ends at x = 75.6 and runs left by 'Creativity and' (14 characters), past 0.
+    expect(left).toBeLessThanOrEqual(75.6 - 14 * 7.2);
+    expect(top).toBeLessThan(0);
   });
 
   it('radar: one spoke per axis, values placed on the radius, missing values at the centre', () => {

@@ -46,19 +46,17 @@ export interface HumanAnalysis {
 }
 
 /** Per dialogue: the weighted score and each dimension score, all on [0, 1]. */
-type Profile = Map<string | null, number>;
+export type Profile = Map<string | null, number>;
 
 function profile(score: number | null, dimensions: Record<string, number> | undefined): Profile | undefined {
   if (score === null) return undefined;
   return new Map<string | null, number>([[null, score], ...Object.entries(dimensions ?? {})]);
 }
 
-/**
- * Judge-human agreement and expert-panel reliability, from the imported `human:<rater>` scores.
- * The expert reference of a dialogue is the mean of its experts; every value is on [0, 1], as
- * the judges' dimension scores are.
- */
-export function analyseHumans(data: ScenarioRunData): HumanAnalysis | null {
+/** The imported experts' scores: per rater and dialogue, and the experts' mean per dialogue; null when none. */
+export function expertProfiles(data: ScenarioRunData): {
+  byRater: Map<string, Map<string, Profile>>; raters: string[]; keys: Array<string | null>; expert: Map<string, Profile>; outputs: Set<string>;
+} | null {
   const ev = data.evaluation;
   if (!ev) return null;
   const humans = data.scores.filter(s => s.scorer.name.startsWith(HUMAN_PREFIX) && s.value !== null);
@@ -71,13 +69,26 @@ export function analyseHumans(data: ScenarioRunData): HumanAnalysis | null {
   }
   const raters = [...byRater.keys()].sort();
   const keys: Array<string | null> = [null, ...new Set(ev.scored.map(f => f.dimension))];
-
   const expert = new Map<string, Profile>();
   const outputs = new Set(humans.map(s => s.trialId));
   for (const trialId of outputs) {
     const own = raters.map(r => byRater.get(r)!.get(trialId)).filter((p): p is Profile => p !== undefined);
     expert.set(trialId, new Map(keys.filter(k => own.some(p => p.has(k))).map(k => [k, mean(own.filter(p => p.has(k)).map(p => p.get(k)!))])));
   }
+  return { byRater, raters, keys, expert, outputs };
+}
+
+/**
+ * Judge-human agreement and expert-panel reliability, from the imported `human:<rater>` scores.
+ * The expert reference of a dialogue is the mean of its experts; every value is on [0, 1], as
+ * the judges' dimension scores are.
+ */
+export function analyseHumans(data: ScenarioRunData): HumanAnalysis | null {
+  const ev = data.evaluation;
+  if (!ev) return null;
+  const experts = expertProfiles(data);
+  if (!experts) return null;
+  const { byRater, raters, keys, expert, outputs } = experts;
 
   const judgeProfiles = new Map<string, Map<string, Profile>>([['panel', new Map()], ...ev.judges.map(j => [j, new Map<string, Profile>()] as const)]);
   for (const s of data.scores) {
@@ -110,7 +121,7 @@ export function analyseHumans(data: ScenarioRunData): HumanAnalysis | null {
   };
 }
 
-function agreementRow(judge: string, dimension: string | null, pairs: Array<[number, number]>): AgreementRow {
+export function agreementRow(judge: string, dimension: string | null, pairs: Array<[number, number]>): AgreementRow {
   const js = pairs.map(p => p[0]);
   const hs = pairs.map(p => p[1]);
   const row: AgreementRow = {

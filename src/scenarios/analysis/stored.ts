@@ -5,6 +5,7 @@ import type { Score } from '../../core/scorer.js';
 import type { Store } from '../../core/store.js';
 import type { Trial } from '../../core/trial.js';
 import { DIALOGUE_KIND, SCENARIO_KIND, type DialogueMeta } from '../dialogue.js';
+import { resolveFormat } from '../judge/fields.js';
 import { scoredFields } from '../judge/score.js';
 import type { ScenarioFile } from '../schema.js';
 import type { Aggregation, FormatField, ScenarioTask, ScoredField } from '../types.js';
@@ -65,8 +66,8 @@ export async function loadScenarioRun(store: Store, runId: string): Promise<Scen
     judges: raw.model !== undefined ? [raw.model] : raw.judges?.models ?? [],
     aggregation: raw.judges?.aggregation ?? 'mean',
     repeats: raw.repeats ?? 1,
-    format: raw.format,
-    scored: scoredFields(raw.format),
+    format: resolveFormat(raw.format, raw.scale),
+    scored: scoredFields(resolveFormat(raw.format, raw.scale)),
   } : null;
   const [allTrials, metaArtifacts, allScores, allJudgments] = await Promise.all([
     store.listTrials(runId), store.listArtifacts(runId, DIALOGUE_KIND), store.listScores(runId), store.listJudgments(runId),
@@ -74,7 +75,7 @@ export async function loadScenarioRun(store: Store, runId: string): Promise<Scen
   // Judge trials are read through their judgments; the report's trials are the dialogues.
   const trials = allTrials.filter(t => t.target === undefined);
   const variants = new Map(config.variants.map(v => [v.label, v]));
-  const fileModels = config.config.models;
+  const fileModels = config.config.models ?? {};
   const targetAlias = config.config.agents[config.target]?.model ?? config.target;
   return {
     runId,

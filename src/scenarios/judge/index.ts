@@ -6,7 +6,8 @@ import { variantAlias, walkDialogue } from '../dialogue-step.js';
 import type { Evaluation, Scenario } from '../types.js';
 import { JSON_CLOSE, JSON_OPEN, JUDGE_TOOL_NAME, checkAnswer, extractJson, formatJsonSchema } from './format.js';
 import { judgeMessages } from './prompt.js';
-import { aggregate, valueAt, weightedScore } from './score.js';
+import { elmesMean, numericFields, numericValue } from './fields.js';
+import { aggregate, valueAt, weightedScore, type Weighted } from './score.js';
 
 /** Step kind of a scenario judge's trial: one judge, one repeat, one dialogue. */
 export const SCENARIO_JUDGE_STEP = 'scenario-judge';
@@ -119,18 +120,30 @@ function judgmentOf(ev: Evaluation, trial: Trial, judge: string, fields: JsonObj
     specVersion: 'paideia.judgment.v1', runId: trial.runId, trialId: trial.id, targetTrialId: trial.target!,
     rater: { alias: judge, spec: trial.modelSpec }, promptVariant: ev.version, repeat: trial.repeat, fields,
     scales: Object.fromEntries(ev.scored.filter(f => f.scale).map(f => [f.path.join('.'), f.scale!])),
-    value: weighed.value, ...(weighed.value === null && extra.unscored !== true ? { reason: 'no weighted score: no format field has a scale' } : {}),
+    value: weighed.value, ...(weighed.value === null && extra.unscored !== true ? { reason: NO_SCORE } : {}),
     callSeq: null, producer: { name: SCENARIO_JUDGE_STEP, version: ev.version, args: { evaluation: ev.name, judge, repeat: trial.repeat } },
     raw, details: { ...extra, ...weighed.details },
   };
 }
 
+const NO_SCORE = 'no score: the format has no numeric field';
+
+/**
+ * A judgment's score: the weighted score on [0, 1] when some field has a scale; else ELMES's, the
+ * mean of the numeric fields on their own values (details.score says which).
+ */
 function weighedFields(ev: Evaluation, fields: JsonObject): { value: number | null; details: JsonObject } {
   const values = new Map(ev.scored.map(f => [f.path.join('.'), valueAt(fields, f.path) as number | boolean]));
   const weighted = weightedScore(values, ev.scored);
-  return weighted
-    ? { value: weighted.score, details: { normalised: weighted.normalised, dimensions: weighted.dimensions } }
-    : { value: null, details: {} };
+  if (weighted) return { value: weighted.score, details: { normalised: weighted.normalised, dimensions: weighted.dimensions } };
+  if (ev.scored.length > 0) return { value: null, details: {} };
+  const numeric = numericFields(ev.format);
+  const raw = new Map(numeric.flatMap(f => {
+    const v = numericValue(valueAt(fields, f.path));
+    return v === undefined ? [] : [[f.path.join('.'), v] as const];
+  }));
+  const mean = elmesMean(raw, numeric);
+  return mean === undefined ? { value: null, details: {} } : { value: mean, details: { score: 'elmes-mean' } };
 }
 
 /**
@@ -143,9 +156,10 @@ export function reweighed(ev: Evaluation, j: Judgment): Judgment | undefined {
   const rest: JsonObject = { ...j.details };
   delete rest.normalised;
   delete rest.dimensions;
+  delete rest.score;
   const next: Judgment = { ...j, value, details: { ...rest, ...details } };
   delete next.reason;
-  if (value === null) next.reason = 'no weighted score: no format field has a scale';
+  if (value === null) next.reason = NO_SCORE;
   const same = j.value === next.value && j.reason === next.reason && JSON.stringify(j.details) === JSON.stringify(next.details);
   return same ? undefined : next;
 }
@@ -211,11 +225,15 @@ export function panelScore(ev: Evaluation, d: StoredDialogue, judgments: Readonl
   if (valid.length === 0) return { ...base, value: null, reason: 'no judge answer fit the format', details: common };
   const fieldValues = new Map<string, number>();
   const perJudge: JsonObject = {};
-  for (const f of ev.scored) {
+  // Every numeric field, scaled or not: each is reported as its own mean (ELMES's columns).
+  for (const f of numericFields(ev.format)) {
     const key = f.path.join('.');
     const judgeValues: number[] = [];
     for (const judge of ev.judges) {
-      const own = valid.filter(j => j.rater.alias === judge).map(j => numeric(valueAt(j.fields, f.path)));
+      const own = valid.filter(j => j.rater.alias === judge).flatMap(j => {
+        const v = numericValue(valueAt(j.fields, f.path));
+        return v === undefined ? [] : [v];
+      });
       if (own.length === 0) continue;
       const v = aggregate(own, ev.aggregation);
       judgeValues.push(v);
@@ -226,21 +244,26 @@ export function panelScore(ev: Evaluation, d: StoredDialogue, judgments: Readonl
   }
   for (const judge of Object.keys(perJudge)) {
     const entry = perJudge[judge] as { fields: Record<string, number>; score?: number };
-    const w = weightedScore(new Map(Object.entries(entry.fields)), ev.scored);
-    if (w) entry.score = w.score;
+    const score = scoreOf(ev, new Map(Object.entries(entry.fields)));
+    if (score) entry.score = score.value;
   }
-  const weighted = weightedScore(fieldValues, ev.scored);
+  const score = scoreOf(ev, fieldValues);
   return {
     ...base,
-    value: weighted ? weighted.score : null,
-    ...(weighted ? {} : { reason: 'no weighted score: no format field has a scale' }),
+    value: score ? score.value : null,
+    ...(score ? {} : { reason: NO_SCORE }),
     details: {
       ...common, fields: Object.fromEntries(fieldValues), judges: perJudge,
-      ...(weighted ? { normalised: weighted.normalised, dimensions: weighted.dimensions } : {}),
+      ...(score?.weighted ? { normalised: score.weighted.normalised, dimensions: score.weighted.dimensions } : score ? { score: 'elmes-mean' } : {}),
     },
   };
 }
 
-function numeric(v: unknown): number {
-  return typeof v === 'boolean' ? (v ? 1 : 0) : (v as number);
+/** The weighted score of combined field values, or ELMES's mean of them when nothing has a scale. */
+function scoreOf(ev: Evaluation, values: ReadonlyMap<string, number>): { value: number; weighted?: Weighted } | undefined {
+  const weighted = weightedScore(values, ev.scored);
+  if (weighted) return { value: weighted.score, weighted };
+  if (ev.scored.length > 0) return undefined;
+  const mean = elmesMean(values, numericFields(ev.format));
+  return mean === undefined ? undefined : { value: mean };
 }

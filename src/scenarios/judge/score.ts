@@ -32,6 +32,10 @@ export function scoredFields(format: ReadonlyArray<FormatField>): ScoredField[] 
     });
   }
   const anyWeight = format.some(f => f.weight !== undefined);
+  // An ELMES rubric: numbers with no scale anywhere (a bool's 0..1 aside) and no weights. Its
+  // overall is ELMES's mean of the fields, not a weighted score of the bools alone.
+  const unscaledNumber = format.some(f => (f.type === 'int' || f.type === 'float') && !scaleOf(f));
+  if (!anyWeight && unscaledNumber && candidates.every(c => c.type === 'bool')) return [];
   const weighted = candidates.map(c => ({ ...c, raw: anyWeight ? (c.raw ?? 0) : 1 })).filter(c => c.raw > 0);
   const total = weighted.reduce((s, c) => s + c.raw, 0);
   return weighted.map(({ raw, ...c }) => ({ ...c, weight: raw / total }));

@@ -4,4 +4,7 @@ export { draftMetrics, checkMetrics, parseDimensions, fieldOf, MIN_METRICS, MAX_
 export { generateQuestions, answerQuestions, scoreCases, checkQuestions, formatOf, rubricText, initialGenerationPrompt } from './cases.js';
 export { diagnose, quality, drift, lowestCases, evolveMetrics, evolvePrompt, checkRevisions } from './evolve.js';
 export { scenarioYaml, type ScenarioYamlInput } from './yaml.js';
-export { synthesize, ROUND_KIND, SYNTHESIS_KIND, type SynthesisOptions, type SynthesisResult } from './loop.js';
+export { ROUND_KIND, SYNTHESIS_KIND, synthesisLoop, weightedMean, type SynthesisConfig, type SynthesisOutcome } from './loop.js';
+export { runSynthesis, synthesisRunId, SYNTHESIS_STEP, type SynthesisCell } from './run.js';
+export { synthesize, type SynthesisOptions, type SynthesisResult } from './synthesize.js';
+export { batchSynthesis, cellId, gridCells, type BatchCell, type SynthesisGrid } from './batch.js';

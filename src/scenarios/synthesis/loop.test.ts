@@ -8,7 +8,7 @@ import { loadScenario } from '../load.js';
 import { scenarioReport } from '../report.js';
 import { runScenario } from '../run.js';
 import { scenarioDir } from '../testing/fixtures.js';
-import { synthesize } from './loop.js';
+import { synthesize } from './synthesize.js';
 import { draftJson, questionsJson, roleModel } from './testing.js';
 import type { RoundRecord } from './types.js';
 

@@ -1,15 +1,11 @@
-import { contentHash } from '../../core/hash.js';
-import type { JsonValue } from '../../core/json.js';
 import type { ModelSpec } from '../../core/model-spec.js';
-import type { Store } from '../../core/store.js';
 import { parseScenario } from '../load.js';
-import { PAIDEIA_VERSION } from '../../core/version.js';
 import { CallCounter, SynthesisError } from './ask.js';
 import { answerQuestions, generateQuestions, initialGenerationPrompt, scoreCases } from './cases.js';
 import { diagnose, drift, evolveMetrics, evolvePrompt, lowestCases, quality } from './evolve.js';
 import { draftMetrics } from './metrics.js';
 import {
-  DEFAULT_DIMENSIONS, DEFAULT_THRESHOLDS, type Case, type RoundDecision, type RoundRecord, type RubricVersion,
+  DEFAULT_DIMENSIONS, DEFAULT_THRESHOLDS, SCALE, type Case, type RoundDecision, type RoundRecord, type RubricVersion,
   type SeedDimension, type SynthesisModels, type Thresholds,
 } from './types.js';
 import { scenarioYaml } from './yaml.js';
@@ -18,13 +14,12 @@ import { scenarioYaml } from './yaml.js';
 export const ROUND_KIND = 'synthesis-round';
 export const SYNTHESIS_KIND = 'synthesis';
 
-export interface SynthesisOptions {
+/** What a synthesis is asked to do (its models aside): the run id hashes it, so the same command resumes it. */
+export interface SynthesisConfig {
   description: string;
   dimensions?: ReadonlyArray<SeedDimension>;
-  models: SynthesisModels;
   /** The specs behind the models: recorded with the run and written into the scenario. */
   specs: { generator: ModelSpec; answerer: ModelSpec; judge: ModelSpec };
-  store: Store;
   /** Most rounds (default 5). */
   rounds?: number;
   /** Test questions per round (default 8). */
@@ -40,15 +35,18 @@ export interface SynthesisOptions {
   scripts?: { answerer?: string; judge?: string };
   /** Where the YAML will be written: relative script paths are checked from there. */
   file?: string;
-  onRound?: (r: RoundRecord) => void;
+  /** How the best round is chosen: the quality criterion (default), or SceneGen's weighted mean score. */
+  select?: 'quality' | 'weighted-mean';
 }
 
-export interface SynthesisResult {
-  runId: string;
+/** What one synthesis made: its rounds, the best one and the runnable scenario, or why it failed. */
+export interface SynthesisOutcome {
+  anchors: unknown;
   rounds: RoundRecord[];
-  best: RoundRecord;
-  stoppedBy: 'plateau' | 'rounds';
-  yaml: string;
+  best?: RoundRecord;
+  stoppedBy?: 'plateau' | 'rounds';
+  yaml?: string;
+  failure?: { round: number; judge: string; step: string; attempts: number; problems: string[]; raw: string };
 }
 
 /**
@@ -56,9 +54,10 @@ export interface SynthesisResult {
  * the current prompt, answer them, judge them and the anchors with the current metrics, and
  * decide. A candidate whose anchor scores drift beyond the threshold, or whose quality falls
  * below the best's, is rolled back: the next candidate is evolved from the best version again.
- * Stop after `patience` rounds without improvement, or after `rounds`. Every round is stored.
+ * Stop after `patience` rounds without improvement, or after `rounds`. A pure function of the
+ * models' answers: the synthesis step (run.ts) replays it over the stored calls.
  */
-export async function synthesize(o: SynthesisOptions): Promise<SynthesisResult> {
+export async function synthesisLoop(o: SynthesisConfig, models: SynthesisModels, header: string): Promise<SynthesisOutcome> {
   const dims = o.dimensions ?? DEFAULT_DIMENSIONS;
   const t: Thresholds = { ...DEFAULT_THRESHOLDS, ...o.thresholds };
   const rounds = o.rounds ?? 5;
@@ -66,28 +65,21 @@ export async function synthesize(o: SynthesisOptions): Promise<SynthesisResult> 
   const attempts = o.attempts ?? 3;
   const concurrency = o.concurrency ?? 4;
   const calls = new CallCounter();
-  const { generator, answerer, judge } = o.models;
-  const now = new Date().toISOString();
-  // Model calls are not repeatable, so every synthesis is its own run.
-  const runId = `syn-${contentHash({ description: o.description, dims, specs: Object.values(o.specs).map(s => s.spec), rounds, n, t, now }, 16)}`;
-  await o.store.openRun({
-    id: runId, kind: 'synthesis', createdAt: now, updatedAt: now, status: 'running', prices: { source: 'none', date: '', models: {} }, paideiaVersion: PAIDEIA_VERSION,
-    config: { suites: [], itemHashes: [], models: [o.specs.generator, o.specs.answerer, o.specs.judge], repeats: 1, seed: 0, params: {}, tests: ['synthesis'] },
-  });
-  const put = (kind: string, key: string, value: unknown) => o.store.putArtifact(runId, kind, key, JSON.parse(JSON.stringify(value)) as JsonValue);
+  const { generator, answerer, judge } = models;
 
   const metrics = await draftMetrics({ generator, description: o.description, dimensions: dims, attempts, calls });
   const prompt0 = initialGenerationPrompt(o.description);
   const anchorQuestions = await generateQuestions({ generator, prompt: prompt0, n: o.anchors ?? 4, idPrefix: 'anchor-', attempts, calls });
   const anchorAnswers = await answerQuestions({ answerer, description: o.description, questions: anchorQuestions, concurrency, calls });
   const anchors: Case[] = anchorQuestions.map((q, i) => ({ question: q, answer: anchorAnswers[i]! }));
-  await put(SYNTHESIS_KIND, 'anchors', { dimensions: dims, thresholds: t, metrics, anchors });
+  const anchorsRecord = { dimensions: dims, thresholds: t, metrics, anchors };
 
   const records: RoundRecord[] = [];
   let candidate: RubricVersion = { metrics, generationPrompt: prompt0 };
   let best: RoundRecord | undefined;
+  let bestByMean: RoundRecord | undefined;
   let stale = 0;
-  let stoppedBy: SynthesisResult['stoppedBy'] = 'rounds';
+  let stoppedBy: 'plateau' | 'rounds' = 'rounds';
   for (let round = 1; round <= rounds; round++) {
     const questions = await generateQuestions({ generator, prompt: candidate.generationPrompt, n, idPrefix: `r${round}-q`, attempts, calls });
     const answers = await answerQuestions({ answerer, description: o.description, questions, concurrency, calls });
@@ -104,9 +96,7 @@ export async function synthesize(o: SynthesisOptions): Promise<SynthesisResult> 
         `judge ${o.specs.judge.alias}=${o.specs.judge.spec}'s scoring of round ${round} (every one of its ${scores.length} case(s) is unscored)`,
         attempts, lastUnscored?.problems ?? [], lastUnscored?.raw ?? '',
       );
-      await put(SYNTHESIS_KIND, 'failure', { round, judge: o.specs.judge.spec, problems: lastUnscored?.problems ?? [], raw: lastUnscored?.raw ?? '' });
-      await o.store.setRunStatus(runId, 'failed', failure.message);
-      throw failure;
+      return { anchors: anchorsRecord, rounds: records, failure: { round, judge: o.specs.judge.spec, step: failure.step, attempts, problems: failure.problems, raw: failure.lastAnswer } };
     }
     const anchorScores = await judgeWith(anchors);
     const stats = diagnose(candidate.metrics, scores, t);
@@ -121,10 +111,10 @@ export async function synthesize(o: SynthesisOptions): Promise<SynthesisResult> 
       anchorScores, drift: d, decision, best: decision === 'accepted' || decision === 'improved' ? round : best!.round,
     };
     if (record.best === round) best = record;
+    // SceneGen's selection: the round whose cases score highest on the weighted mean; the rollbacks stay the quality rule's.
+    if (o.select === 'weighted-mean' && weightedMean(record, record.version.metrics) > (bestByMean ? weightedMean(bestByMean, bestByMean.version.metrics) : -Infinity)) bestByMean = record;
     stale = decision === 'accepted' || decision === 'improved' ? 0 : stale + 1;
     records.push(record);
-    await put(ROUND_KIND, `round-${String(round).padStart(2, '0')}`, record);
-    o.onRound?.(record);
     if (stale >= t.patience) { stoppedBy = 'plateau'; break; }
     if (round === rounds) break;
     // The next candidate always grows from the best version, which is what a rollback means.
@@ -136,17 +126,25 @@ export async function synthesize(o: SynthesisOptions): Promise<SynthesisResult> 
     };
   }
 
-  const final = best!;
+  const final = o.select === 'weighted-mean' ? bestByMean! : best!;
   const yaml = scenarioYaml({
     name: o.name ?? 'synthesized', description: o.description, metrics: final.version.metrics, questions: final.questions,
     answerer: o.specs.answerer, judge: o.specs.judge, ...(o.scripts ? { scripts: o.scripts } : {}),
-    header: `Synthesised by paideia scenario synthesize (run ${runId}): best of ${records.length} round(s) is round ${final.round}, quality ${final.quality.toFixed(3)}; stopped by ${stoppedBy}.`,
+    header: `${header}: best of ${records.length} round(s) is round ${final.round}${o.select === 'weighted-mean' ? ` by weighted mean score ${weightedMean(final, final.version.metrics).toFixed(3)}` : ''}, quality ${final.quality.toFixed(3)}; stopped by ${stoppedBy}.`,
   });
   // The result must be a scenario `scenario run` accepts; a failure here is a bug, not bad input.
   parseScenario(o.file ?? 'synthesized.yaml', yaml, { env: {} });
-  await put(SYNTHESIS_KIND, 'result', { best: final.round, stoppedBy, rounds: records.map(r => ({ round: r.round, decision: r.decision, quality: r.quality, drift: r.drift })), yaml });
-  await o.store.setRunStatus(runId, 'completed');
-  return { runId, rounds: records, best: final, stoppedBy, yaml };
+  return { anchors: anchorsRecord, rounds: records, best: final, stoppedBy, yaml };
+}
+
+/** SceneGen's round score: the weighted mean over its scored cases of sum_i w_i * s_i, s_i on [0, 1] (the metrics' scale). */
+export function weightedMean(r: Pick<RoundRecord, 'scores'>, metrics: ReadonlyArray<{ field: string; weight: number }>): number {
+  const total = metrics.reduce((a, m) => a + m.weight, 0);
+  const per = r.scores.flatMap(s => {
+    if (metrics.some(m => s[m.field] === null || s[m.field] === undefined)) return [];
+    return [metrics.reduce((a, m) => a + (m.weight / total) * (((s[m.field] as number) - SCALE.min) / (SCALE.max - SCALE.min)), 0)];
+  });
+  return per.length ? per.reduce((a, b) => a + b, 0) / per.length : -Infinity;
 }
 
 function changes(from: RubricVersion | undefined, to: RubricVersion): RoundRecord['changed'] {
