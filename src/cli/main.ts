@@ -12,6 +12,7 @@ import { registerScenario } from './commands/scenario.js';
 import { registerUnits } from './commands/units.js';
 import { registerDeck } from './commands/deck.js';
 import { registerValidity } from './commands/validity.js';
+import { registerServe } from './commands/serve.js';
 import { EXIT_CODES as EXIT } from './exit-codes.js';
 import { endQuietlyOnClosedPipes } from './closed-pipe.js';
 
@@ -34,6 +35,7 @@ registerScenario(program);
 registerUnits(program);
 registerDeck(program);
 registerValidity(program);
+registerServe(program);
 
 try {
   await program.parseAsync(process.argv);
