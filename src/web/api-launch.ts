@@ -1,10 +1,13 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import type { Env, JsonObject, RunEvent } from '../core/index.js';
+import { ConfigError, type Env, type JsonObject, type RunEvent } from '../core/index.js';
 import { BUILT_IN_RUN_KINDS } from '../runs.js';
 import type { LiveRuns } from './live.js';
 import { launchChoices, type LaunchFolders } from './launch-choices.js';
+
+/** Config fields a page may not set: where model calls (and so the server's keys) go. */
+const SERVER_ONLY = /base_?url/i;
 
 /**
  * Starting runs and following them: every run kind of src/runs.ts with its config's JSON Schema
@@ -15,13 +18,19 @@ export function launchApi(live: LiveRuns, env: Env, folders: LaunchFolders): Hon
   const api = new Hono();
 
   api.get('/launch', c => c.json({
-    kinds: BUILT_IN_RUN_KINDS.map(k => ({ name: k.name, schema: z.toJSONSchema(k.configSchema, { io: 'input', unrepresentable: 'any' }) })),
+    kinds: BUILT_IN_RUN_KINDS.map(k => ({ name: k.name, schema: pageSchema(k.configSchema) })),
     ...launchChoices(env, folders),
   }));
 
   api.post('/launch', async c => {
     const body = await c.req.json<{ config?: JsonObject }>();
-    const run = await live.launch(body.config ?? {});
+    const config = body.config ?? {};
+    // The server's keys go to the endpoints its environment names, never to one a page chose.
+    const redirected = Object.keys(config).filter(k => SERVER_ONLY.test(k));
+    if (redirected.length) {
+      throw new ConfigError(redirected.map(field => ({ field, message: 'endpoints come from the server\'s environment (OPENAI_BASE_URL, ...), not from the page: a page could send the server\'s keys elsewhere' })));
+    }
+    const run = await live.launch(config);
     return c.json({ runId: run.runId });
   });
 
@@ -67,4 +76,12 @@ function eventView(e: RunEvent, progress: JsonObject | object): JsonObject {
   }
   if (e.type === 'retry') return { type: e.type, progress: p, trial: { id: e.trial.id, model: e.trial.modelAlias }, attempt: e.attempt, delayMs: e.delayMs, error: e.error };
   return { ...(e as unknown as JsonObject), progress: p };
+}
+
+/** A kind's config schema as the launch form draws it: without the fields only the server sets. */
+function pageSchema(schema: z.ZodType): JsonObject {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+  const props = (json['properties'] ?? {}) as JsonObject;
+  for (const k of Object.keys(props)) if (SERVER_ONLY.test(k)) delete props[k];
+  return json;
 }
