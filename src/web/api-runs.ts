@@ -43,6 +43,8 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
       spentUsd: await store.spentUsd(run.id), counts, results,
       live: l ? { progress: l.progress, warnings: l.warnings, finished: Boolean(l.outcome || l.error), error: l.error ?? null } : null,
       resumable: (await store.listArtifacts(run.id, 'web-launch')).length > 0,
+      // Runs whose outputs were judged can be scored blind by experts too.
+      judged: (await store.listJudgments(run.id)).length > 0,
     });
   });
 

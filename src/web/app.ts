@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { ConfigError, PaideiaError, type Env, type Store } from '../core/index.js';
+import { blindApi, SHARE_LINK_PATHS } from './api-blind.js';
 import { launchApi } from './api-launch.js';
 import { runsApi } from './api-runs.js';
 import { scenariosApi } from './api-scenarios.js';
@@ -32,7 +33,11 @@ export function createWebApp(o: WebAppOptions): { app: Hono; live: LiveRuns } {
   const app = new Hono();
   app.use('*', securityHeaders);
   if (o.loopbackPort) app.use('*', loopbackHostOnly(o.loopbackPort));
-  if (o.token) app.use('*', requireToken(o.token));
+  // An expert's share link carries its own secret, scoped to one scoring task; everything else needs the token.
+  if (o.token) {
+    const guard = requireToken(o.token);
+    app.use('*', (c, next) => (SHARE_LINK_PATHS.test(c.req.path) ? next() : guard(c, next)));
+  }
   app.use('/api/*', sameOriginWrites);
   app.onError((error, c) => {
     if (error instanceof ConfigError) return c.json({ error: error.message, issues: error.issues }, 400);
@@ -42,6 +47,7 @@ export function createWebApp(o: WebAppOptions): { app: Hono; live: LiveRuns } {
   api.route('/', runsApi(o.store, live, environmentRedactor(o.env)));
   api.route('/', launchApi(live, o.env, o.folders));
   api.route('/', scenariosApi(o.env, o.folders));
+  api.route('/', blindApi(o.store));
   api.all('*', c => c.json({ error: `no API route ${c.req.method} ${c.req.path}` }, 404));
   app.route('/api', api);
   app.use('/assets/*', serveStatic({ root: o.assetsDir }));

@@ -25,7 +25,7 @@ export function resultsFigure(rows: ResultRow[]): HTMLElement {
   // The figure is one image to assistive technology: its numbers are in the table that follows.
   svg.setAttribute('role', 'img');
   for (const g of svg.querySelectorAll('[aria-label]')) g.removeAttribute('aria-label');
-  return h('figure', { class: 'chart' },
+  return h('figure', { class: 'chart', tabindex: 0 },
     svg as unknown as Element as HTMLElement,
     h('figcaption', {}, 'Dots are means over items, bars their 95% bootstrap intervals. Overlapping bars: the models are not shown to differ.'),
     table('Results: mean over items, 95% interval and n', ['Measure', 'Model', 'Mean', '95% interval', 'n', 'Unscored'],

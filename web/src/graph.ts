@@ -35,6 +35,6 @@ export function flowGraph(edges: Array<[string, string]>): HTMLElement {
     root.append(svg('rect', { x: x(n), y: y - 18, width: w, height: 36, rx: 8, fill: n === 'START' || n === 'END' ? '#e8eef7' : '#fff', stroke: '#1f5fa8' }));
     root.append(svg('text', { x: x(n) + w / 2, y: y + 5, 'text-anchor': 'middle', 'font-size': 13, fill: '#111' }, n));
   }
-  return h('figure', { class: 'flow' }, root as unknown as HTMLElement,
+  return h('figure', { class: 'flow', tabindex: 0 }, root as unknown as HTMLElement,
     h('figcaption', {}, 'Directions: ', edges.map(([a, b]) => `${a} → ${b}`).join('; ')));
 }

@@ -5,6 +5,7 @@ import { editorPage } from './pages/editor.js';
 import { launchPage } from './pages/launch.js';
 import { runPage } from './pages/run.js';
 import { runsPage } from './pages/runs.js';
+import { scorePage } from './pages/score.js';
 import { trialPage } from './pages/trial.js';
 
 /** A page draws itself into main; what it returns is called when the reader leaves it (closing streams). */
@@ -17,6 +18,7 @@ const ROUTES: Array<[RegExp, Page, string]> = [
   [/^\/launch$/, launchPage, 'Launch'],
   [/^\/compare$/, comparePage, 'Compare runs'],
   [/^\/editor(?:\/([^/]+))?$/, editorPage, 'Scenario editor'],
+  [/^\/score\/([^/]+)\/([^/]+)$/, scorePage, 'Blind scoring'],
 ];
 
 let leave: (() => void) | void;

@@ -13,6 +13,7 @@ export interface RunDetail {
   results: ResultRow[];
   live: { progress: Progress; warnings: string[]; finished: boolean; error: string | null } | null;
   resumable: boolean;
+  judged: boolean;
 }
 export interface TrialRow {
   id: string; index: number; itemId: string; test: string; model: string; repeat: number; kind: string;

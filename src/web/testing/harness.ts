@@ -76,10 +76,17 @@ export async function startHarness(reply: FakeReplyFunction): Promise<Harness> {
 /** Console errors and uncaught page errors seen so far (a CSP violation is logged as a console error). */
 export const problems: string[] = [];
 
-/** A scripted reply in the OpenAI format, after a pause so a run can be watched while it goes. */
-export function slowReply(text: (index: number) => string, delayMs: number): FakeReplyFunction {
-  return (request, index) => ({
-    delayMs,
-    body: { ...openAIChatBody({ text: text(index), usage: { prompt_tokens: 40, completion_tokens: 8 } }), echoed_authorization: request.headers.authorization ?? null },
-  });
+/**
+ * A scripted reply in the OpenAI format, after a pause so a run can be watched while it goes.
+ * Every request after the first waits for `gate` too, so a test can stop a run while it surely
+ * still has work to do, whatever the machine's load.
+ */
+export function slowReply(text: (index: number) => string, delayMs: number, gate: Promise<void> = Promise.resolve()): FakeReplyFunction {
+  return async (request, index) => {
+    if (index > 0) await gate;
+    return {
+      delayMs,
+      body: { ...openAIChatBody({ text: text(index), usage: { prompt_tokens: 40, completion_tokens: 8 } }), echoed_authorization: request.headers.authorization ?? null },
+    };
+  };
 }

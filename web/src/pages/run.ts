@@ -24,6 +24,7 @@ export async function runPage(main: HTMLElement, [id]: string[], query: URLSearc
     progressBox,
     h('section', { 'aria-labelledby': 'results-h' }, h('h2', { id: 'results-h' }, 'Results'), resultsFigure(run.results)),
     h('section', { 'aria-labelledby': 'trials-h' }, h('h2', { id: 'trials-h' }, 'Trials'), await trialsSection(run, query)),
+    run.judged ? blindSection(run) : null,
   );
   const reload = () => navigate(location.pathname + location.search, true);
   if (run.live && !run.live.finished) stopFollowing.push(followRun(progressBox, run.id, run.live.progress, run.models.map(m => m.alias), reload));
@@ -41,6 +42,24 @@ function idleControls(run: RunDetail, reload: () => void): HTMLElement[] {
     }, 'Resume run'));
   }
   return out;
+}
+
+/** Make a share link for one expert: a blind scoring task of this run's outputs. */
+function blindSection(run: RunDetail): HTMLElement {
+  const rater = h('input', { type: 'text', id: 'rater', name: 'rater', required: true, placeholder: 'e.g. anna.k' });
+  const out = h('div', { 'aria-live': 'polite' });
+  return h('section', { 'aria-labelledby': 'blind-h' }, h('h2', { id: 'blind-h' }, 'Blind expert scoring'),
+    h('form', { class: 'filters', onsubmit: async e => {
+      e.preventDefault();
+      try {
+        const { path } = await api<{ path: string }>(`/runs/${encodeURIComponent(run.id)}/blind`, { method: 'POST', body: { rater: rater.value } });
+        const url = `${location.origin}${path}`;
+        put(out, h('p', {}, `Share link for ${rater.value} (it opens this one task only): `), h('p', {}, h('a', { href: url, id: 'share-link' }, url)));
+      } catch (error) {
+        put(out, h('p', { class: 'error' }, (error as Error).message));
+      }
+    } }, h('label', { for: 'rater' }, 'Expert'), rater, h('button', { type: 'submit' }, 'Create share link')),
+    out);
 }
 
 async function trialsSection(run: RunDetail, query: URLSearchParams): Promise<HTMLElement> {
