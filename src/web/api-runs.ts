@@ -5,6 +5,7 @@ import type { LiveRuns } from './live.js';
 import { trialDetail, type Redact } from './trial-detail.js';
 import { RunIndex } from './run-index.js';
 import { parseTrialQuery, queryTrials } from './trial-query.js';
+import { renderRunBundle } from './bundle.js';
 import { runResults } from './results.js';
 
 /** How stale a running run's trial rows may be when a page asks (its calls land as they happen). */
@@ -55,6 +56,13 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
     const rows = await rowsOf(run);
     const page = queryTrials(rows, query);
     return c.json({ total: page.total, offset: query.offset, limit: query.limit, rows: page.rows.map(r => ({ ...r, input: r.input.slice(0, 300), output: r.output.slice(0, 300) })) });
+  });
+
+  api.get('/runs/:id/bundle.html', async c => {
+    const html = await renderRunBundle(store, c.req.param('id'), redact);
+    if (html === undefined) return c.json({ error: `no run "${c.req.param('id')}" in this store` }, 404);
+    c.header('Content-Disposition', `attachment; filename="paideia-${c.req.param('id').replace(/[^\w.-]/g, '_')}.html"`);
+    return c.html(html);
   });
 
   api.get('/runs/:id/trials/:trial', async c => {

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../cli/testing/run-cli.js';
@@ -55,6 +55,20 @@ describe('paideia serve in Chromium', () => {
     const gold = results.locator('tr', { hasText: 'gold' });
     expect(await gold.locator('td').nth(2).textContent()).toBe('1.000');
     expect(await gold.locator('td').nth(4).textContent()).toBe('4');
+    // The static bundle: one HTML file with no script, the payload as text, the key nowhere.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /Static bundle/ }).click()]);
+    const bundleFile = join(H.dir, 'bundle.html');
+    await download.saveAs(bundleFile);
+    const bundle = readFileSync(bundleFile, 'utf8');
+    expect(bundle).not.toMatch(/<script/i);
+    expect(bundle).toContain('&lt;script&gt;window.__xss=2&lt;/script&gt;');
+    expect(bundle).not.toContain(SECRET_KEY);
+    const offline = await H.page();
+    await offline.goto(`file://${bundleFile}`);
+    expect(await offline.locator('section[id^="t-"]').count()).toBe(8);
+    expect(await offline.locator('table').first().locator('tbody tr').count()).toBe(2);
+    expect(await offline.evaluate('window.__xss')).toBeUndefined();
+    await offline.context().close();
     await page.evaluate("document.querySelectorAll('section.live').forEach(s => s.classList.add('mask'))");
     await checkPage(page, 'run');
     await page.getByLabel('Show').selectOption('failures');
