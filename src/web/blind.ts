@@ -24,13 +24,13 @@ const hashOf = (secret: string) => createHash('sha256').update(secret).digest('h
  * and a secret that scopes the share link to this task alone.
  */
 export async function createBlindTask(store: Store, runId: string, rater: string): Promise<{ path: string }> {
+  // The rater name is checked now, as an import would check it, so a bad one fails before any link exists.
+  if (!/^[\p{L}\p{N}_.@-]+$/u.test(rater.trim())) throw new ConfigError([{ field: 'rater', message: `"${rater}" is not a rater name: use letters, digits, _ . @ - (e.g. anna.k)` }]);
   const seed = randomInt(0, 2 ** 31);
   const x = await buildBlindExport(store, runId, seed);
   await storeBlindKey(store, x.key);
   const secret = randomBytes(24).toString('base64url');
   const task: StoredTask = { exportId: x.key.exportId, seed, rater: rater.trim(), createdAt: new Date().toISOString() };
-  // The rater name is checked now, as an import would check it, so a bad one fails before any link exists.
-  if (!/^[\p{L}\p{N}_.@-]+$/u.test(task.rater)) throw new ConfigError([{ field: 'rater', message: `"${rater}" is not a rater name: use letters, digits, _ . @ - (e.g. anna.k)` }]);
   await store.putArtifact(runId, BLIND_TASK_ARTIFACT, hashOf(secret), task as unknown as JsonObject);
   return { path: `/score/${encodeURIComponent(runId)}/${secret}` };
 }
