@@ -98,6 +98,15 @@ describe('paideia serve in Chromium', () => {
     await page.waitForURL(/\/runs$/);
     await expect.poll(() => page.locator('table.runs tbody tr').count()).toBe(1);
     await checkPage(page, 'runs');
+    // Keyboard: on a freshly opened page the first Tab reaches the skip link, which moves focus to the content.
+    await page.goto(`${H.server.url}/runs`);
+    await page.locator('table.runs').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.getAttribute("name")')).toBe('kind');
     await page.context().close();
   });
 
