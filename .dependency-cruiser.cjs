@@ -9,7 +9,9 @@ const LAYERS = [
   ['engine'],
   ['suites', 'scenarios', 'learning', 'validity'],
   ['report'],
-  ['cli', 'web'],
+  // The CLI's `serve` starts the web app; the web app never imports the CLI.
+  ['web'],
+  ['cli'],
 ];
 
 const NOT_PRODUCTION = '(\\.test\\.ts|\\.test-d\\.ts|\\.case\\.ts)$|/testing/|/__fixtures__/';

@@ -15,6 +15,7 @@ import { registerValidity } from './commands/validity.js';
 import { registerWorker } from './commands/worker.js';
 import { registerStore } from './commands/store.js';
 import { registerLearning } from './commands/learning.js';
+import { registerServe } from './commands/serve.js';
 import { EXIT_CODES as EXIT } from './exit-codes.js';
 import { endQuietlyOnClosedPipes } from './closed-pipe.js';
 import { commandHint } from './hint.js';
@@ -41,6 +42,7 @@ registerValidity(program);
 registerWorker(program);
 registerStore(program);
 registerLearning(program);
+registerServe(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -17,9 +17,12 @@ function addLatest(out: Map<string, CallRecord[]>, c: CallRecord): void {
   steps[c.step] = c;
 }
 
-/** Every call of a run, a page at a time, so a large run is never held in memory at once. */
-export async function* eachCall(store: Store, runId: string): AsyncGenerator<CallRecord> {
-  let after = 0;
+/**
+ * Every call of a run (after `afterSeq`: only those stored since), a page at a time, so a large
+ * run is never held in memory at once.
+ */
+export async function* eachCall(store: Store, runId: string, afterSeq = 0): AsyncGenerator<CallRecord> {
+  let after = afterSeq;
   for (;;) {
     const page = await store.listCalls(runId, { afterSeq: after, limit: PAGE });
     yield* page;

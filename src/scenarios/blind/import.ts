@@ -39,6 +39,19 @@ const RATER = /^[\p{L}\p{N}_.@-]+$/u;
  * are good. Importing the same rater again replaces their earlier scores of the same dialogues.
  */
 export async function importHumanScores(store: Store, runId: string, o: ImportOptions): Promise<ImportSummary> {
+  return importHumanRows(store, runId, { rater: o.rater, file: o.file, ...(o.keyFile ? { keyFile: o.keyFile } : {}), rows: (columns, issues) => readRows(o.file, columns, issues) });
+}
+
+/** Rows of one expert's scores from any source: a file, or the web app's blind scoring page (`file` names the source). */
+export interface HumanRowsOptions {
+  rater: string;
+  file: string;
+  keyFile?: string;
+  rows(columns: RubricColumn[], issues: ConfigIssue[]): ImportRow[];
+}
+
+/** As importHumanScores, for rows already read: the same checks, the same Scores. */
+export async function importHumanRows(store: Store, runId: string, o: HumanRowsOptions): Promise<ImportSummary> {
   const rater = o.rater.trim();
   if (!RATER.test(rater)) throw new ConfigError([{ field: '--rater', message: `"${o.rater}" is not a rater name: use letters, digits, _ . @ - (e.g. --rater anna.k)` }]);
   const data = await loadScenarioRun(store, runId);
@@ -48,7 +61,7 @@ export async function importHumanScores(store: Store, runId: string, o: ImportOp
   const ids = o.keyFile ? keyFileIds(o.keyFile, runId, ev) : await storedIds(store, runId, ev);
 
   const issues: ConfigIssue[] = [];
-  const rows = readRows(o.file, columns, issues);
+  const rows = o.rows(columns, issues);
   const scorer = `${HUMAN_PREFIX}${rater}`;
   const scores: Score[] = [];
   const seen = new Map<string, string>();

@@ -1,0 +1,36 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { ConfigError } from '../../core/index.js';
+import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
+import { startWebServer } from '../../web/serve.js';
+import { packageRoot } from '../package-root.js';
+
+interface ServeFlags { store: string; port: string; host: string; token?: string }
+
+export function registerServe(program: Command): void {
+  program.command('serve')
+    .description('the web app: launch and follow runs, read results down to each raw call, edit scenarios, score blind')
+    .option('--store <url>', 'store URL', DEFAULT_STORE_URL)
+    .option('--port <n>', 'port (0: any free one)', '8787')
+    .option('--host <host>', 'address to listen on; beyond 127.0.0.1 it needs --token', '127.0.0.1')
+    .option('--token <secret>', 'every request must carry it (?token= once in the browser, or Authorization: Bearer)')
+    .action(async (f: ServeFlags) => {
+      const port = Number(f.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError([{ field: '--port', message: `expected a port number 0-65535, got "${f.port}"` }]);
+      if (f.token !== undefined && f.token.length < 16) throw new ConfigError([{ field: '--token', message: 'use a secret of at least 16 characters, e.g. --token "$(openssl rand -hex 16)"' }]);
+      const store = await openStore(f.store);
+      const cwd = process.cwd();
+      const server = await startWebServer({
+        store, port, host: f.host, ...(f.token ? { token: f.token } : {}), env: process.env,
+        assetsDir: resolve(packageRoot(), 'dist/web'),
+        folders: { base: cwd, suites: [resolve(cwd, 'data/samples'), resolve(packageRoot(), 'data/samples')], scenarios: [resolve(cwd, 'scenarios')] },
+      }).catch(async (e: unknown) => { await store.close(); throw e; });
+      process.stdout.write(`${server.url}${f.token ? `/?token=${encodeURIComponent(f.token)}` : ''}\n`);
+      const stop = () => {
+        process.stderr.write('stopping: runs started here finish their calls in flight and are kept for resume\n');
+        void server.close().then(() => store.close());
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+}

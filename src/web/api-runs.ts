@@ -1,0 +1,73 @@
+import { Hono } from 'hono';
+import type { RunRecord, Store } from '../core/index.js';
+import { summarizeRuns } from '../report/runs-summary.js';
+import type { LiveRuns } from './live.js';
+import { trialDetail, type Redact } from './trial-detail.js';
+import { RunIndex } from './run-index.js';
+import { parseTrialQuery, queryTrials } from './trial-query.js';
+import { renderRunBundle } from './bundle.js';
+import { runResults } from './results.js';
+
+/** How stale a running run's trial rows may be when a page asks (its calls land as they happen). */
+const LIVE_REFRESH_MS = 1000;
+
+/** Read-only JSON over the Store interface: runs, one run's results and trials, one trial in full. */
+export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
+  const api = new Hono();
+  const indexes = new Map<string, RunIndex>();
+  const rowsOf = async (run: RunRecord) => {
+    const index = indexes.get(run.id) ?? indexes.set(run.id, new RunIndex(store, run.id)).get(run.id)!;
+    const l = live.get(run.id);
+    return index.list(`${run.status}@${run.updatedAt}`, run.status === 'running' || Boolean(l && !l.outcome && !l.error), LIVE_REFRESH_MS);
+  };
+
+  api.get('/runs', async c => {
+    const [summaries, records] = await Promise.all([summarizeRuns(store), store.listRuns()]);
+    const kindOf = new Map(records.map(r => [r.id, r]));
+    return c.json(summaries.map(s => {
+      const record = kindOf.get(s.id);
+      const progress = live.get(s.id)?.progress;
+      return { ...s, kind: record?.kind ?? 'suite', updatedAt: record?.updatedAt ?? s.createdAt, live: progress ?? null };
+    }));
+  });
+
+  api.get('/runs/:id', async c => {
+    const run = await store.getRun(c.req.param('id'));
+    if (!run) return c.json({ error: `no run "${c.req.param('id')}" in this store` }, 404);
+    const l = live.get(run.id);
+    const [results, rows] = await Promise.all([runResults(store, run.id), rowsOf(run)]);
+    const counts = { total: rows.length, done: 0, failed: 0, pending: 0 };
+    for (const r of rows) counts[r.status] += 1;
+    return c.json({
+      id: run.id, kind: run.kind, status: run.status, note: run.note ?? null, createdAt: run.createdAt, updatedAt: run.updatedAt,
+      models: run.config.models.map(m => ({ alias: m.alias, spec: m.spec })), repeats: run.config.repeats,
+      spentUsd: await store.spentUsd(run.id), counts, results,
+      live: l ? { progress: l.progress, warnings: l.warnings, finished: Boolean(l.outcome || l.error), error: l.error ?? null } : null,
+      resumable: (await store.listArtifacts(run.id, 'web-launch')).length > 0,
+      // Runs whose outputs were judged can be scored blind by experts too.
+      judged: (await store.listJudgments(run.id)).length > 0,
+    });
+  });
+
+  api.get('/runs/:id/trials', async c => {
+    const query = parseTrialQuery(new URL(c.req.url).searchParams);
+    const run = await store.getRun(c.req.param('id'));
+    if (!run) return c.json({ error: `no run "${c.req.param('id')}" in this store` }, 404);
+    const rows = await rowsOf(run);
+    const page = queryTrials(rows, query);
+    return c.json({ total: page.total, offset: query.offset, limit: query.limit, rows: page.rows.map(r => ({ ...r, input: r.input.slice(0, 300), output: r.output.slice(0, 300) })) });
+  });
+
+  api.get('/runs/:id/bundle.html', async c => {
+    const html = await renderRunBundle(store, c.req.param('id'), redact);
+    if (html === undefined) return c.json({ error: `no run "${c.req.param('id')}" in this store` }, 404);
+    c.header('Content-Disposition', `attachment; filename="paideia-${c.req.param('id').replace(/[^\w.-]/g, '_')}.html"`);
+    return c.html(html);
+  });
+
+  api.get('/runs/:id/trials/:trial', async c => {
+    const detail = await trialDetail(store, c.req.param('id'), c.req.param('trial'), redact);
+    return detail ? c.json(detail) : c.json({ error: 'no such trial in this run' }, 404);
+  });
+  return api;
+}

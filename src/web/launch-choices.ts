@@ -1,0 +1,46 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Env } from '../core/index.js';
+import { BASELINE_NAMES } from '../providers/baseline/index.js';
+
+/** Where the launch page finds suites and scenarios to offer (paths are the server's). */
+export interface LaunchFolders {
+  /** Folders of item suites (each holding .jsonl files), e.g. data/samples. */
+  suites: string[];
+  /** Folders of scenario files (.yaml), e.g. scenarios. */
+  scenarios: string[];
+  /** The server's working folder: run kinds resolve paths from it, so paths inside it are given relative to it. */
+  base: string;
+}
+
+/** A provider the server can call, and whether its key is set: the key itself never leaves the server. */
+export interface ProviderChoice {
+  provider: string;
+  example: string;
+  keyVariable: string | null;
+  ready: boolean;
+}
+
+const PROVIDERS: ReadonlyArray<Omit<ProviderChoice, 'ready'>> = [
+  { provider: 'openai', example: 'openai:gpt-4.1-mini', keyVariable: 'OPENAI_API_KEY' },
+  { provider: 'anthropic', example: 'anthropic:claude-sonnet-4-5', keyVariable: 'ANTHROPIC_API_KEY' },
+  { provider: 'ollama', example: 'ollama:llama3.2', keyVariable: null },
+];
+
+/** What the launch page offers: suite folders, scenario files, and the models the server can reach. */
+export function launchChoices(env: Env, folders: LaunchFolders) {
+  // Paths the run kinds resolve from the working folder: relative inside it, absolute outside.
+  const rel = (p: string) => { const r = relative(folders.base, p); return r && !r.startsWith('..') ? r : p; };
+  const suites = folders.suites.flatMap(dir => subfolders(dir).filter(d => readdirSync(d).some(f => f.endsWith('.jsonl')))).map(rel);
+  const scenarios = folders.scenarios.flatMap(dir => (existsSync(dir) ? readdirSync(dir).filter(f => /\.ya?ml$/.test(f)).map(f => join(dir, f)) : [])).map(rel);
+  return {
+    suites: [...new Set(suites)], scenarios: [...new Set(scenarios)],
+    baselines: BASELINE_NAMES.map(n => `baseline:${n}`),
+    providers: PROVIDERS.map(p => ({ ...p, ready: p.keyVariable === null || Boolean(env[p.keyVariable]) })),
+  };
+}
+
+function subfolders(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).map(d => join(dir, d)).filter(d => statSync(d).isDirectory());
+}

@@ -1,0 +1,75 @@
+import { ConfigError, type Env, type JsonObject, type RunEvent, type RunOutcome, type Store } from '../core/index.js';
+import { startRun, type RunConfig } from '../runs.js';
+import type { RunHandle } from '../engine/start.js';
+
+/** Where the web app keeps the config it started a run with, so "resume" can start it again. */
+export const LAUNCH_ARTIFACT = 'web-launch';
+
+/** A run this server started: its handle, what it was started with and how it stands. */
+export interface LiveRun {
+  runId: string;
+  config: JsonObject;
+  handle: RunHandle;
+  /** Counts so far, from the event stream (a page that opens late starts from them). */
+  progress: { total: number; done: number; failed: number; spentUsd: number; stopping: boolean };
+  warnings: string[];
+  outcome?: RunOutcome;
+  error?: string;
+}
+
+/**
+ * The runs started from the browser. A run is the engine's RunHandle: the page follows its event
+ * stream and "stop" drains it; keys for its models come from the server's environment only.
+ */
+export class LiveRuns {
+  private readonly runs = new Map<string, LiveRun>();
+
+  constructor(private readonly store: Store, private readonly env: Env) {}
+
+  get(runId: string): LiveRun | undefined {
+    return this.runs.get(runId);
+  }
+
+  /** Start a run; resolves with its id once planned, or rejects with the config's problems. */
+  async launch(config: JsonObject): Promise<LiveRun> {
+    const running = [...this.runs.values()].find(r => !r.outcome && !r.error && JSON.stringify(r.config) === JSON.stringify(config));
+    if (running) return running;
+    const handle = startRun(config as unknown as RunConfig, { store: this.store, env: this.env });
+    const live: LiveRun = { runId: '', config, handle, progress: { total: 0, done: 0, failed: 0, spentUsd: 0, stopping: false }, warnings: [] };
+    const early: RunEvent[] = [];
+    const off = handle.on(e => (live.runId ? follow(live, e) : early.push(e)));
+    // A config error ends the run before it is planned: report it instead of an id.
+    const first = await Promise.race([handle.runId.then(id => ({ id })), handle.done.then(() => ({ id: undefined }), (e: unknown) => ({ error: e }))]);
+    if ('error' in first) { off(); throw first.error; }
+    live.runId = first.id ?? (await handle.runId);
+    for (const e of early) follow(live, e);
+    this.runs.set(live.runId, live);
+    handle.done.then(o => { live.outcome = o; }, (e: unknown) => { live.error = e instanceof Error ? e.message : String(e); }).finally(off);
+    await this.store.putArtifact(live.runId, LAUNCH_ARTIFACT, 'config', config);
+    return live;
+  }
+
+  /** Start a stored run again from the config it was launched with: done trials are kept, the rest run. */
+  async resume(runId: string): Promise<LiveRun> {
+    const live = this.runs.get(runId);
+    if (live && !live.outcome && !live.error) return live;
+    const stored = (await this.store.listArtifacts(runId, LAUNCH_ARTIFACT)).find(a => a.key === 'config');
+    if (!stored) throw new ConfigError([{ field: 'run', message: `run ${runId} was not started from the web app; resume it with the command that started it` }]);
+    return this.launch(stored.value as JsonObject);
+  }
+
+  /** Wait for every run this server started (used when it shuts down after asking them to stop). */
+  async stopAll(): Promise<void> {
+    for (const r of this.runs.values()) r.handle.stop();
+    await Promise.allSettled([...this.runs.values()].map(r => r.handle.done));
+  }
+}
+
+function follow(live: LiveRun, e: RunEvent): void {
+  const p = live.progress;
+  if (e.type === 'start') Object.assign(p, { total: e.total, done: e.done, failed: e.failed, spentUsd: e.spentUsd });
+  else if (e.type === 'trial') {
+    if (e.status === 'done') p.done += 1; else p.failed += 1;
+    p.spentUsd = e.spentUsd;
+  } else if (e.type === 'warning') live.warnings.push(e.message);
+}

@@ -1,0 +1,44 @@
+import type { Store, Trial } from '../core/index.js';
+import { meanInterval } from '../stats/inference/mean-interval.js';
+
+/** One line of a run's results: a model's mean on one measure, over items, with its interval and n. */
+export interface ResultRow {
+  model: string;
+  /** The scorer's name (item tests) or `judge/variant` (rubric judgments). */
+  measure: string;
+  mean: number | null;
+  low: number | null;
+  high: number | null;
+  /** Items (or tasks) averaged; repeats of one item are averaged first. */
+  n: number;
+  /** Scores or judgments that were unscored (excluded from the mean, never counted as 0). */
+  unscored: number;
+}
+
+export const RESULT_RESAMPLES = 1000;
+export const RESULT_SEED = 20261201;
+
+/**
+ * A run's results read from its stored scores and judgments alone, the same way for every kind
+ * of run: the kind decides what it stores, this only averages per item and bootstraps over items.
+ */
+export async function runResults(store: Store, runId: string): Promise<ResultRow[]> {
+  const [trials, scores, judgments] = await Promise.all([store.listTrials(runId), store.listScores(runId), store.listJudgments(runId)]);
+  const byId = new Map<string, Trial>(trials.map(t => [t.id, t]));
+  const groups = new Map<string, { model: string; measure: string; perItem: Map<string, number[]>; unscored: number }>();
+  const add = (trial: Trial | undefined, measure: string, value: number | null) => {
+    if (!trial) return;
+    const key = `${trial.modelAlias}\u0000${measure}`;
+    const g = groups.get(key) ?? groups.set(key, { model: trial.modelAlias, measure, perItem: new Map(), unscored: 0 }).get(key)!;
+    if (value === null || !Number.isFinite(value)) { g.unscored += 1; return; }
+    const item = `${trial.test}\u0000${trial.itemId}`;
+    (g.perItem.get(item) ?? g.perItem.set(item, []).get(item)!).push(value);
+  };
+  for (const s of scores) add(byId.get(s.trialId), s.scorer.name, s.value);
+  for (const j of judgments) add(byId.get(j.targetTrialId), `${j.rater.alias}/${j.promptVariant}`, j.value);
+  const rows = [...groups.values()].map(g => {
+    const means = [...g.perItem.values()].map(v => v.reduce((a, b) => a + b, 0) / v.length);
+    return { model: g.model, measure: g.measure, ...meanInterval(means, { resamples: RESULT_RESAMPLES, seed: RESULT_SEED }), unscored: g.unscored };
+  });
+  return rows.sort((a, b) => a.measure.localeCompare(b.measure) || a.model.localeCompare(b.model));
+}

@@ -1,0 +1,94 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../core/index.js';
+import { startCli } from '../cli/testing/run-cli.js';
+import { openStore } from '../store/index.js';
+import { CONTENT_SECURITY_POLICY } from './security.js';
+import { startWebServer, type RunningServer } from './serve.js';
+
+// A stand-in page: the server checks that its front end exists, these tests only speak to the API.
+let dir: string;
+let store: Store;
+const TOKEN = 'a-token-of-sixteen-plus';
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'paideia-serve-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'assets/index.html'), '<!doctype html><title>t</title>');
+  store = await openStore(`sqlite:${join(dir, 'p.db')}`);
+});
+afterAll(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); });
+
+const start = (o: { token?: string; host?: string } = {}) => startWebServer({
+  store, port: 0, assetsDir: join(dir, 'assets'), env: {}, folders: { base: dir, suites: [], scenarios: [] }, ...o,
+});
+
+describe('paideia serve', () => {
+  let server: RunningServer;
+  afterAll(async () => { await server?.close(); });
+
+  it('listens on 127.0.0.1, sends its CSP on every answer and answers only requests addressed to loopback', async () => {
+    server = await start();
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const page = await fetch(`${server.url}/runs/some-run/trials/x`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(CONTENT_SECURITY_POLICY).toMatch(/script-src 'self'(;|$)/);
+    expect((await fetch(`${server.url}/api/runs`)).status).toBe(200);
+    // DNS rebinding: a foreign name that resolves to 127.0.0.1 is refused.
+    expect(await statusWithHost(`${server.url}/api/runs`, 'evil.example')).toBe(421);
+    expect(await statusWithHost(`${server.url}/api/runs`, `localhost:${server.port}`)).toBe(200);
+  });
+
+  it('refuses cross-origin and non-JSON writes, and a launch that would point the server\'s keys elsewhere', async () => {
+    const post = (body: unknown, headers: Record<string, string> = {}) => fetch(`${server.url}/api/launch`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+    expect((await post({}, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await fetch(`${server.url}/api/launch`, { method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    const redirected = await post({ config: { kind: 'suite', suites: ['x'], models: ['openai:gpt-4.1'], baseUrl: 'http://evil.example/v1' } });
+    expect(redirected.status).toBe(400);
+    expect(((await redirected.json()) as { issues: Array<{ field: string }> }).issues.map(i => i.field)).toEqual(['baseUrl']);
+    const bad = await post({ config: { kind: 'suite', models: [] } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/name at least one model/);
+    const info = (await (await fetch(`${server.url}/api/launch`)).json()) as { kinds: Array<{ name: string; schema: { properties: Record<string, unknown> } }> };
+    expect(info.kinds.map(k => k.name)).toEqual(['suite', 'scenario']);
+    expect(Object.keys(info.kinds[0]!.schema.properties)).not.toContain('baseUrl');
+  });
+
+  it('with a token, refuses every request without it and takes it as a bearer header, a query once, then a cookie', async () => {
+    const guarded = await start({ token: TOKEN, host: '0.0.0.0' });
+    try {
+      const url = guarded.url.replace('0.0.0.0', '127.0.0.1');
+      expect((await fetch(`${url}/api/runs`)).status).toBe(401);
+      expect((await fetch(`${url}/runs`)).status).toBe(401);
+      expect((await fetch(`${url}/api/runs`, { headers: { authorization: 'Bearer wrong-token-of-sixteen' } })).status).toBe(401);
+      expect((await fetch(`${url}/api/runs`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+      const first = await fetch(`${url}/runs?token=${TOKEN}`);
+      expect(first.status).toBe(200);
+      const cookie = first.headers.get('set-cookie')!;
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/SameSite=Strict/);
+      expect((await fetch(`${url}/api/runs`, { headers: { cookie: cookie.split(';')[0]! } })).status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('exits 2 from the CLI when --host goes beyond loopback without --token', async () => {
+    const { done } = startCli(['serve', '--host', '0.0.0.0', '--port', '0', '--store', `sqlite:${join(dir, 'cli.db')}`], { cwd: dir });
+    const r = await done;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--host.*--token/s);
+  });
+});
+
+/** fetch() sets Host itself; a rebinding page's request carries its own name, sent here by hand. */
+function statusWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { host } }, res => { res.resume(); resolve(res.statusCode ?? 0); });
+    req.on('error', reject);
+    req.end();
+  });
+}

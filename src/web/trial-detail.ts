@@ -1,0 +1,49 @@
+import type { CallRecord, Env, JsonValue, Store } from '../core/index.js';
+import { redactorFor } from '../providers/shared/redact.js';
+
+/** Replaces every credential the server knows of in a text. */
+export type Redact = (text: string) => string;
+
+const SECRET_NAME = /key|token|secret|password/i;
+
+/**
+ * The redactor for the server's own credentials: the value of every environment variable whose
+ * name says it is one (OPENAI_API_KEY, ...), in any spelling a stored response may echo it in.
+ */
+export function environmentRedactor(env: Env): Redact {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value && SECRET_NAME.test(name)) headers[`x-${name}-token`] = value;
+  return redactorFor(headers);
+}
+
+/** A trial with everything stored about it: its calls, its scores, and its judges with their calls. */
+export async function trialDetail(store: Store, runId: string, trialId: string, redact: Redact): Promise<JsonValue | undefined> {
+  const trials = await store.listTrials(runId);
+  const trial = trials.find(t => t.id === trialId);
+  if (!trial) return undefined;
+  const judges = trials.filter(t => t.target === trialId);
+  const ids = [trialId, ...judges.map(j => j.id)];
+  const [calls, scores, judgments] = await Promise.all([
+    store.listCalls(runId, { trialIds: ids }), store.listScores(runId), store.listJudgments(runId),
+  ]);
+  const clean = (value: unknown): JsonValue => JSON.parse(redact(JSON.stringify(value ?? null))) as JsonValue;
+  return clean({
+    trial,
+    calls: calls.filter(c => c.trialId === trialId).map(callView),
+    scores: scores.filter(s => s.trialId === trialId),
+    judges: judges.map(j => ({
+      trial: j,
+      judgments: judgments.filter(x => x.trialId === j.id),
+      calls: calls.filter(c => c.trialId === j.id).map(callView),
+    })),
+  });
+}
+
+function callView(c: CallRecord) {
+  return {
+    seq: c.seq ?? null, step: c.step, status: c.status, model: c.model ?? null, attempts: c.attempts, latencyMs: c.latencyMs,
+    costUsd: c.costUsd, cached: c.cached, createdAt: c.createdAt, usage: c.result?.usage ?? null,
+    text: c.result?.text ?? null, error: c.error ?? null, request: c.request, response: c.result?.raw ?? null,
+    toolCalls: c.result?.toolCalls ?? [],
+  };
+}

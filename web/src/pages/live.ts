@@ -1,0 +1,61 @@
+import { api } from '../api.js';
+import { h, num, put, table, usd } from '../dom.js';
+import type { Progress } from '../types.js';
+
+interface TrialEvent {
+  progress: Progress; status: 'done' | 'failed'; spentUsd: number;
+  trial: { id: string; itemId: string; model: string; judge: boolean };
+  scores: Array<{ scorer: string; value: number | null }>;
+}
+
+/**
+ * Follow a running run through its server-sent events (the engine's RunEvent stream): progress,
+ * cost, running mean per model, warnings and errors as they happen, and a stop button that
+ * drains the run. Returns the function that closes the stream.
+ */
+export function followRun(box: HTMLElement, runId: string, start: Progress, models: string[], onEnd: () => void): () => void {
+  const bar = h('progress', { max: Math.max(1, start.total), value: start.done + start.failed, 'aria-labelledby': 'live-h' });
+  const counts = h('p', { id: 'live-counts', 'aria-live': 'polite' });
+  const log = h('ol', { class: 'log', 'aria-label': 'Latest events' });
+  const running = new Map<string, number[]>(models.map(m => [m, []]));
+  const scores = h('div', {});
+  const stop = h('button', { type: 'button', class: 'danger' }, 'Stop (drain)');
+  const draw = (p: Progress) => {
+    bar.max = Math.max(1, p.total);
+    bar.value = p.done + p.failed;
+    put(counts, `${p.done + p.failed} of ${p.total} trials · ${p.failed} failed · spent ${usd(p.spentUsd)}${p.stopping ? ' · stopping: calls in flight finish' : ''}`);
+    put(scores, table('Running mean score per model', ['Model', 'Mean so far', 'Scored trials'],
+      [...running].map(([m, v]) => [m, v.length ? num(v.reduce((a, b) => a + b, 0) / v.length) : '–', v.length])));
+  };
+  const note = (text: string, cls = '') => {
+    log.prepend(h('li', { class: cls }, text));
+    while (log.children.length > 30) log.lastElementChild!.remove();
+  };
+  put(box, h('h2', { id: 'live-h' }, 'Live progress'), bar, counts, stop, scores, h('h3', {}, 'Events'), log);
+  draw(start);
+  const source = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events`);
+  stop.addEventListener('click', async () => {
+    stop.disabled = true;
+    await api(`/runs/${encodeURIComponent(runId)}/stop`, { method: 'POST', body: {} });
+    note('stop asked: no new call starts');
+  });
+  source.addEventListener('progress', e => draw(JSON.parse((e as MessageEvent<string>).data) as Progress));
+  source.addEventListener('start', e => draw((JSON.parse((e as MessageEvent<string>).data) as { progress: Progress }).progress));
+  source.addEventListener('trial', e => {
+    const t = JSON.parse((e as MessageEvent<string>).data) as TrialEvent;
+    for (const s of t.scores) if (s.value !== null && !t.trial.judge) running.get(t.trial.model)?.push(s.value);
+    draw(t.progress);
+    note(`${t.trial.model} · ${t.trial.itemId}: ${t.status}${t.scores.length ? ` (${t.scores.map(s => num(s.value, 2)).join(', ')})` : ''}`, t.status === 'failed' ? 'bad' : '');
+  });
+  source.addEventListener('retry', e => {
+    const r = JSON.parse((e as MessageEvent<string>).data) as { trial: { model: string }; attempt: number; error: string };
+    note(`${r.trial.model}: retry ${r.attempt} after ${r.error}`, 'bad');
+  });
+  source.addEventListener('warning', e => note(`warning: ${(JSON.parse((e as MessageEvent<string>).data) as { message: string }).message}`, 'bad'));
+  source.addEventListener('stop', e => note(`stopped: ${(JSON.parse((e as MessageEvent<string>).data) as { reason: string }).reason}`));
+  source.addEventListener('end', () => {
+    source.close();
+    onEnd();
+  });
+  return () => source.close();
+}

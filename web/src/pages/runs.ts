@@ -1,0 +1,50 @@
+import { api } from '../api.js';
+import { h, link, put, usd, when } from '../dom.js';
+import { navigate } from '../nav.js';
+import type { RunListEntry } from '../types.js';
+
+/** Every stored run of every kind; filters and search live in the URL. */
+export async function runsPage(main: HTMLElement, _params: string[], query: URLSearchParams): Promise<void> {
+  const runs = await api<RunListEntry[]>('/runs');
+  const kind = query.get('kind') ?? '';
+  const status = query.get('status') ?? '';
+  const q = (query.get('q') ?? '').toLowerCase();
+  const shown = runs.filter(r => (!kind || r.kind === kind) && (!status || r.status === status)
+    && (!q || r.id.toLowerCase().includes(q) || r.models.some(m => m.toLowerCase().includes(q))));
+  const setQuery = (name: string, value: string) => {
+    const next = new URLSearchParams(location.search);
+    if (value) next.set(name, value); else next.delete(name);
+    navigate(`/runs${next.size ? `?${next}` : ''}`, true);
+  };
+  const select = (name: string, label: string, values: string[], current: string) => h('label', {},
+    `${label} `, h('select', { name, onchange: e => setQuery(name, (e.target as HTMLSelectElement).value) },
+      h('option', { value: '' }, 'any'), ...values.map(v => h('option', { value: v, selected: v === current }, v))));
+  const chosen = new Set<string>();
+  const compare = h('button', { type: 'button', disabled: true, onclick: () => navigate(`/compare?runs=${[...chosen].join(',')}`) }, 'Compare selected');
+  const search = h('input', { type: 'search', name: 'q', value: query.get('q') ?? '', placeholder: 'run id or model' });
+  put(main,
+    h('h1', {}, 'Runs'),
+    h('form', { class: 'filters', role: 'search', onsubmit: e => { e.preventDefault(); setQuery('q', search.value.trim()); } },
+      select('kind', 'Kind', [...new Set(runs.map(r => r.kind))], kind),
+      select('status', 'Status', ['running', 'completed', 'stopped', 'failed'], status),
+      h('label', {}, 'Search ', search), h('button', { type: 'submit' }, 'Search'), compare),
+    shown.length === 0
+      ? h('p', {}, runs.length ? 'No run matches these filters.' : 'No runs in this store yet. ', runs.length ? null : link('/launch', 'Launch one'))
+      : h('table', { class: 'runs' },
+        h('caption', {}, `${shown.length} of ${runs.length} runs, newest first`),
+        h('thead', {}, h('tr', {}, ...['Select', 'Run', 'Kind', 'Status', 'Models', 'Progress', 'Cost', 'Started', 'Updated'].map(c => h('th', { scope: 'col' }, c)))),
+        h('tbody', {}, ...shown.map(r => h('tr', {},
+          h('td', {}, h('input', {
+            type: 'checkbox', 'aria-label': `select run ${r.id} for comparison`,
+            onchange: e => { if ((e.target as HTMLInputElement).checked) chosen.add(r.id); else chosen.delete(r.id); compare.disabled = chosen.size < 2; },
+          })),
+          h('td', {}, link(`/runs/${encodeURIComponent(r.id)}`, h('code', {}, r.id.slice(0, 12)))),
+          h('td', {}, r.kind),
+          h('td', {}, h('span', { class: `status status-${r.status}` }, r.status)),
+          h('td', {}, r.models.join(', ')),
+          h('td', {}, r.live ? `${r.live.done + r.live.failed} / ${r.live.total}` : `${r.trials} trials`, r.failures ? h('span', { class: 'bad' }, ` · ${r.failures} failed`) : null),
+          h('td', {}, usd(r.costUsd), r.costIncomplete ? ' + unknown' : ''),
+          h('td', {}, h('time', { datetime: r.createdAt }, when(r.createdAt))),
+          h('td', {}, h('time', { datetime: r.updatedAt }, when(r.updatedAt))))))),
+  );
+}
