@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+import { grammarSuiteFile } from './testing/grammar-suite.js';
 import { runCli, startCli, waitFor } from './testing/run-cli.js';
 
 const servers: FakeServer[] = [];
@@ -11,17 +12,6 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map(s => s.close()));
 });
 
-/** 60 real-shaped grammar items, so the run is long enough to be killed in the middle. */
-function suiteFile(dir: string): string {
-  const lines = Array.from({ length: 60 }, (_, i) => JSON.stringify({
-    id: `kill-${i}`, test: 'grammar_forms', language: 'ga', input: { lemma: `focal${i}`, pos: 'noun', form: 'sgGen', formLabel: 'genitive singular' },
-    accepted: [`focail${i}`], source: { dataset: 'test', key: String(i) }, licence: 'CC0-1.0', evidence: 'synthetic',
-    visibility: 'private', contamination: 'private', human_checked: false,
-  }));
-  const file = join(dir, 'suite.jsonl');
-  writeFileSync(file, lines.join('\n'));
-  return file;
-}
 
 describe('kill -9 in the middle of a run', () => {
   it('loses no stored response, and the resumed run neither repeats nor misses a trial', async () => {
@@ -33,7 +23,7 @@ describe('kill -9 in the middle of a run', () => {
     });
     servers.push(server);
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-kill-'));
-    const args = ['run', suiteFile(cwd), '-m', 'openai:m', '--repeats', '2', '--base-url', server.baseURL, '--concurrency', '4'];
+    const args = ['run', grammarSuiteFile(cwd, 'kill'), '-m', 'openai:m', '--repeats', '2', '--base-url', server.baseURL, '--concurrency', '4'];
     const { child, done } = startCli(args, { cwd });
     // Kill once a good share of the 120 calls has been answered.
     await waitFor(() => server.requests.length >= 40, 'the run did not get going');
@@ -77,7 +67,7 @@ describe('two processes on one run', () => {
     });
     servers.push(server);
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-twice-'));
-    const args = ['run', suiteFile(cwd), '-m', 'openai:m', '--repeats', '1', '--base-url', server.baseURL, '--concurrency', '2'];
+    const args = ['run', grammarSuiteFile(cwd, 'kill'), '-m', 'openai:m', '--repeats', '1', '--base-url', server.baseURL, '--concurrency', '2'];
     const first = startCli(args, { cwd });
     await waitFor(() => server.requests.length >= 4, 'the first run did not get going');
     const second = await runCli(args, { cwd });
@@ -96,7 +86,7 @@ describe('Ctrl-C during a run', () => {
     });
     servers.push(server);
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-sigint-'));
-    const args = ['run', suiteFile(cwd), '-m', 'openai:m', '--repeats', '1', '--base-url', server.baseURL, '--concurrency', '4'];
+    const args = ['run', grammarSuiteFile(cwd, 'kill'), '-m', 'openai:m', '--repeats', '1', '--base-url', server.baseURL, '--concurrency', '4'];
     const { child, done } = startCli(args, { cwd });
     await waitFor(() => server.requests.length >= 6, 'the run did not get going');
     child.kill('SIGINT');

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
 import { EXIT_CODES } from './exit-codes.js';
+import { grammarSuiteFile } from './testing/grammar-suite.js';
 import { startCli, waitFor } from './testing/run-cli.js';
 
 const servers: FakeServer[] = [];
@@ -14,16 +15,6 @@ afterEach(async () => {
 
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
-function suiteFile(dir: string): string {
-  const lines = Array.from({ length: 60 }, (_, i) => JSON.stringify({
-    id: `pause-${i}`, test: 'grammar_forms', language: 'ga', input: { lemma: `focal${i}`, pos: 'noun', form: 'sgGen', formLabel: 'genitive singular' },
-    accepted: [`focail${i}`], source: { dataset: 'test', key: String(i) }, licence: 'CC0-1.0', evidence: 'synthetic',
-    visibility: 'private', contamination: 'private', human_checked: false,
-  }));
-  const file = join(dir, 'suite.jsonl');
-  writeFileSync(file, lines.join('\n'));
-  return file;
-}
 
 describe('a run paused past its lease (SIGSTOP), taken over, then resumed (SIGCONT)', () => {
   it('the paused process calls nothing more and exits 3 saying it was taken over; every request but its calls in flight is stored once; the stored spend stays within the cap', async () => {
@@ -39,7 +30,7 @@ describe('a run paused past its lease (SIGSTOP), taken over, then resumed (SIGCO
     const prices = join(cwd, 'prices.json');
     writeFileSync(prices, JSON.stringify({ source: 'test', date: '2026-11-29', models: { 'openai:tutor-1': { input: 50, output: 50 } } }));
     const capUsd = 0.25;
-    const args = ['run', suiteFile(cwd), '-m', 'openai:tutor-1', '--prices', prices, '--base-url', server.baseURL,
+    const args = ['run', grammarSuiteFile(cwd, 'pause'), '-m', 'openai:tutor-1', '--prices', prices, '--base-url', server.baseURL,
       '--max-tokens', '100', '--concurrency', '2', '--cost-cap', String(capUsd)];
     const ttlMs = 1500;
     // Each process sends its own key, so the server can tell whose request it got.
