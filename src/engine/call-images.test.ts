@@ -53,4 +53,27 @@ describe('images on the call path', () => {
     expect(requestHash('openai:m', undefined, other)).not.toBe(requestHash('openai:m', undefined, byRef));
     expect(requestHash('openai:m', undefined, textOnly)).not.toBe(requestHash('openai:m', undefined, byRef));
   });
+
+  it('stores a failed call naming the blob when an image is not in the store, and sends nothing', async () => {
+    server = await startOpenAICompatibleServer();
+    const store = await openStore('sqlite::memory:');
+    const models = [{ alias: 'm', provider: 'openai' as const, model: 'm', spec: 'openai:m' as const }];
+    const [trial] = planTrials({ runId: 'r', items, models, tests: new Map([[test.name, test]]), repeats: 1, seed: 1, params: {} });
+    await store.saveTrials([trial!]);
+    const missing = imagePart(slide, 'image/png').blob;
+    const request: ChatRequest = { messages: [{ role: 'user', content: 'x', images: [storedImagePart(missing)] }], params: {} };
+    const model = createOpenAICompatibleModel({ model: 'm', baseURL: server.baseURL, env: {}, acceptsImages: true });
+    const call = createCallPath({
+      store, cost: { costOf: () => 0, estimate: () => 0 },
+      budget: createBudget({ store, runId: 'r', workerId: 'w', capUsd: undefined, spentUsd: 0 }),
+    });
+    const outcome = await call({ trial: trial!, step: 0, alias: 'm', spec: 'openai:m', model, request, hash: requestHash('openai:m', model.endpoint, request) });
+    expect(outcome.type).toBe('error');
+    if (outcome.type === 'error') {
+      await outcome.stored;
+      expect(outcome.record.error?.message).toContain(`image blob ${missing.hash} (image/png) is not in the store`);
+    }
+    expect(server.requests).toHaveLength(0);
+    await store.close();
+  });
 });
