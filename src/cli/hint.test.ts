@@ -78,7 +78,7 @@ describe('printed hints run as pasted', () => {
 });
 
 describe('scenario hints run as pasted', () => {
-  it('the retry hint of a scenario run keeps the --model override that picks the run', async () => {
+  it('the retry hint of a scenario run keeps the --model override (and the --base-url it is sent to) that pick the run', async () => {
     let healthy = false;
     const server = await startOpenAICompatibleServer({ reply: () => (healthy ? { status: 200, body: openAIChatBody({ text: 'Yes. <end>' }) } : { status: 400, body: { error: { message: 'bad request' } } }) });
     servers.push(server);
@@ -89,10 +89,12 @@ describe('scenario hints run as pasted', () => {
       .replace('judge: { type: openai, model: judge-model, api_base: http://127.0.0.1:9/v1 }', 'judge: { type: baseline, model: script, script: s.json }');
     writeFileSync(join(cwd, 'loop.yaml'), scenario);
     writeFileSync(join(cwd, 's.json'), JSON.stringify({ byRole: { student: ['Because.'], judge: ['<json>{"clarity": 4, "warmth": 4, "comment": "ok"}</json>'] }, onEnd: 'repeat-last' }));
-    const first = await runCli(['scenario', 'run', join(cwd, 'loop.yaml'), '-m', 'tutor=openai:other-model', '--store', store], { cwd });
+    // An override replaces the whole endpoint: --base-url says where it goes.
+    const first = await runCli(['scenario', 'run', join(cwd, 'loop.yaml'), '-m', 'tutor=openai:other-model', '--base-url', server.baseURL, '--store', store], { cwd });
     expect(first.code, first.stderr).toBe(1);
     const hint = hintAfter(first.stderr, 'retry them with:');
     expect(hint).toContain('tutor=openai:other-model');
+    expect(hint).toContain(`--base-url ${server.baseURL}`);
     healthy = true;
     const pasted = await runPasted(hint, { cwd });
     expect(pasted.code, pasted.stderr).toBe(0);
