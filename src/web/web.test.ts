@@ -99,14 +99,16 @@ describe('paideia serve in Chromium', () => {
     await expect.poll(() => page.locator('table.runs tbody tr').count()).toBe(1);
     await checkPage(page, 'runs');
     // Keyboard: on a freshly opened page the first Tab reaches the skip link, which moves focus to the content.
-    await page.goto(`${H.server.url}/runs`);
-    await page.locator('table.runs').waitFor();
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
-    await page.keyboard.press('Enter');
-    expect(await page.evaluate('document.activeElement.id')).toBe('main');
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate('document.activeElement.getAttribute("name")')).toBe('kind');
+    const keys = await H.page();
+    await keys.goto(`${H.server.url}/runs`);
+    await keys.locator('table.runs').waitFor();
+    await keys.keyboard.press('Tab');
+    expect(await keys.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await keys.keyboard.press('Enter');
+    expect(await keys.evaluate('document.activeElement.id')).toBe('main');
+    await keys.keyboard.press('Tab');
+    expect(await keys.evaluate('document.activeElement.getAttribute("name")')).toBe('kind');
+    await keys.context().close();
     await page.context().close();
   });
 
