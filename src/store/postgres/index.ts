@@ -120,7 +120,7 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
       }
     },
     async listTrials(runId) {
-      return (await run(SQL.trials, [runId])).map(toTrial);
+      return (await run(SQL.trials, [runId])).map(r => toTrial(r));
     },
     async listTrialStatuses(runId) {
       return new Map((await run(SQL.statuses, [runId])).map(r => [r.id as string, r.status as 'done' | 'failed']));
@@ -156,7 +156,7 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
       const rows = page.trialIds
         ? await run(SQL.callsOfTrials, [runId, [...page.trialIds], page.afterSeq ?? 0, limit])
         : await run(SQL.calls, [runId, page.afterSeq ?? 0, limit]);
-      return rows.map(toCall);
+      return rows.map(r => toCall(r));
     },
     async findCachedResult(requestHash) {
       const row = (await run(SQL.cached, [requestHash]))[0];
