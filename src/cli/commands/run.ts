@@ -35,6 +35,7 @@ export interface RunFlags {
   judge?: string[];
   judgeFamily?: string[];
   judgeBaseUrl?: string;
+  planOnly?: boolean;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -61,11 +62,12 @@ export function addRunFlags(cmd: Command): Command {
     .option('--script <file>', 'script of turns for baseline:script')
     .option('--max-attempts <n>', 'attempts per call, first try included', '5')
     .option('--timeout <ms>', 'per-attempt timeout of a model call in milliseconds')
-    .option('--store <url>', `store URL: sqlite:<path> (default ${DEFAULT_STORE_URL})`, DEFAULT_STORE_URL)
+    .option('--store <url>', `store URL: sqlite:<path> (default ${DEFAULT_STORE_URL}) or postgres://USER@HOST[:PORT]/DATABASE`, DEFAULT_STORE_URL)
     .option('--report <file>', 'also write the HTML report here')
     .option('--judge <alias=spec>', 'judge of tutor_accuracy explanations; give exactly two, of different model families (e.g. a=openai:gpt-4.1 b=anthropic:claude-sonnet-4)', collect)
     .option('--judge-family <alias=family>', 'set the family of a judge or model whose name the family table gets wrong (repeatable)', collect)
-    .option('--judge-base-url <url>', 'base URL for openai: judges when it differs from --base-url');
+    .option('--judge-base-url <url>', 'base URL for openai: judges when it differs from --base-url')
+    .option('--plan-only', 'plan and store the run, print its id and call nothing; paideia worker processes run it');
 }
 
 /** Run item suites against models; exit code says whether everything finished. */
@@ -103,7 +105,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
     ...(f.resume ? { resume: f.resume } : {}), concurrency, ...(rpm ? { requestsPerMinute: rpm } : {}), maxAttempts, ...(timeoutMs ? { timeoutMs } : {}),
     ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}), ...(f.script ? { script: f.script } : {}),
     ...(f.judge?.length ? { judges: f.judge } : {}), ...(f.judgeFamily?.length ? { judgeFamilies: f.judgeFamily } : {}),
-    ...(f.judgeBaseUrl ? { judgeBaseUrl: f.judgeBaseUrl } : {}),
+    ...(f.judgeBaseUrl ? { judgeBaseUrl: f.judgeBaseUrl } : {}), ...(f.planOnly ? { planOnly: true } : {}),
   };
   const handle = startRun(config, { store });
   handle.on(createProgress());
@@ -117,6 +119,10 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
       const c = judged.counts;
       process.stderr.write(`explanations (judges ${judged.judges.join(', ')}): ${c.judged} judged (${judged.passed} passed), ${c['not-applicable']} not applicable, ${c['no-explanation']} without explanation, ${c.unscored} unscored, ${c.pending} pending\n`);
       if (c.unscored) process.stderr.write(`${c.unscored} explanation(s) unscored (judge failures, not counted as wrong); ask again with: ${commandHint(['run', '--resume', runId, '--retry-errors'], store.url)}\n`);
+    }
+    if (f.planOnly) {
+      process.stderr.write(`planned; run its trials with: ${commandHint(['worker', '--run', runId], store.url)} (as many as you like, on any machine that reaches the store)\n`);
+      return { runId, exitCode: EXIT_CODES.ok };
     }
     await printTerminalSummary(store, runId);
     if (f.report) {
