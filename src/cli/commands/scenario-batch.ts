@@ -50,26 +50,31 @@ export async function scenarioBatchCommand(f: BatchFlags, io: ScenarioIO = proce
   });
 }
 
+/** The model and loop options every synthesis command takes. */
+export function synthesisOptions(c: Command): Command {
+  return c
+    .option('--generator <alias=spec>', 'drafts metrics and questions and evolves them')
+    .option('--answerer <alias=spec>', 'answers the test questions (the teacher)')
+    .option('--judge <alias=spec>', 'scores the answers with the metrics')
+    .option('--rounds <n>', 'most rounds (default 5)')
+    .option('--questions <n>', 'test questions per round (default 8)')
+    .option('--anchors <n>', 'frozen anchor cases re-scored every round (default 4)')
+    .option('--patience <n>', 'stop after this many rounds without improvement (default 2)')
+    .option('--dimensions <list>', 'seed dimensions as Name=weight,... (default the Elmes+ four)')
+    .option('--select <how>', 'best round by quality (default) or weighted-mean (SceneGen\'s selection)')
+    .option('--script <file>', 'script for baseline:script models')
+    .option('--store <url>', 'sqlite:<path>', DEFAULT_STORE_URL);
+}
+
 export function registerScenarioBatch(scenario: Command): void {
-  scenario.command('synthesize-batch')
+  synthesisOptions(scenario.command('synthesize-batch')
     .description('synthesize a rubric per cell of a grid of scenario types x subjects x grades (one stored, resumable synthesis each), writing one runnable scenario per cell and an index of their indicators')
     .option('--types <list>', 'scenario types, comma-separated')
     .option('--subjects <list>', 'subjects, comma-separated')
     .option('--grades <list>', 'grades or grade bands, comma-separated')
     .option('--description <file-or-text>', 'a template naming the cell with {type}, {subject} and {grade}')
-    .option('--generator <alias=spec>', 'drafts metrics and questions and evolves them')
-    .option('--answerer <alias=spec>', 'answers the test questions (the teacher)')
-    .option('--judge <alias=spec>', 'scores the answers with the metrics')
-    .option('--rounds <n>', 'most rounds per cell (default 5)')
-    .option('--questions <n>', 'test questions per round (default 8)')
-    .option('--anchors <n>', 'frozen anchor cases per cell (default 4)')
-    .option('--patience <n>', 'stop a cell after this many rounds without improvement (default 2)')
-    .option('--dimensions <list>', 'seed dimensions as Name=weight,... (default the Elmes+ four)')
-    .option('--select <how>', 'best round by quality (default) or weighted-mean (SceneGen)')
     .option('--concurrency <n>', 'cells synthesised at once (default 4)')
-    .option('--script <file>', 'script for baseline:script models')
-    .option('--out-dir <dir>', 'folder for <cell>.yaml and index.json')
-    .option('--store <url>', 'sqlite:<path>', DEFAULT_STORE_URL)
+    .option('--out-dir <dir>', 'folder for <cell>.yaml and index.json'))
     .action(async (f: BatchFlags) => {
       process.exitCode = await scenarioBatchCommand(f);
     });

@@ -13,7 +13,7 @@ import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { numberFlag, positiveInt } from '../options.js';
-import { registerScenarioBatch } from './scenario-batch.js';
+import { registerScenarioBatch, synthesisOptions } from './scenario-batch.js';
 import { registerScenarioStudies } from './scenario-studies.js';
 import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
 import { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
@@ -253,22 +253,11 @@ export function registerScenario(program: Command): void {
   registerScenarioStudies(scenario);
   registerScenarioBatch(scenario);
 
-  scenario.command('synthesize')
+  synthesisOptions(scenario.command('synthesize')
     .description('draft a weighted rubric from a scenario description, refine it over rounds of generated questions, and write a runnable scenario')
     .option('--description <file-or-text>', 'the scenario description: a file, or the text')
-    .option('--generator <alias=spec>', 'drafts metrics and questions and evolves them')
-    .option('--answerer <alias=spec>', 'answers the test questions (the teacher)')
-    .option('--judge <alias=spec>', 'scores the answers with the metrics')
-    .option('--rounds <n>', 'most rounds (default 5)')
-    .option('--questions <n>', 'test questions per round (default 8)')
-    .option('--anchors <n>', 'frozen anchor cases re-scored every round (default 4)')
-    .option('--patience <n>', 'stop after this many rounds without improvement (default 2)')
-    .option('--dimensions <list>', 'seed dimensions as Name=weight,... (default the Elmes+ four)')
     .option('--name <name>', 'scenario name (default synthesized)')
-    .option('--script <file>', 'script for baseline:script models')
-    .option('--select <how>', 'best round by quality (default) or weighted-mean (SceneGen\'s selection)')
-    .option('-o, --out <file>', 'write the scenario here (default stdout)')
-    .option('--store <url>', 'sqlite:<path>', DEFAULT_STORE_URL)
+    .option('-o, --out <file>', 'write the scenario here (default stdout)'))
     .action(async (f: SynthesizeFlags) => {
       process.exitCode = await scenarioSynthesizeCommand(f);
     });

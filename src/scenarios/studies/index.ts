@@ -1,28 +1,16 @@
-import type { Env } from '../../core/env.js';
-import { ConfigError, type RunEvent, type Store } from '../../core/index.js';
-import type { FetchFunction } from '../../providers/shared/post-json.js';
+import { ConfigError } from '../../core/index.js';
 import { meanInterval } from '../../stats/inference/mean-interval.js';
 import { SCENARIO_INTERVAL, type Estimate } from '../analysis/estimate.js';
 import { loadScenarioRun, mean } from '../analysis/stored.js';
-import type { Scenario } from '../types.js';
 import { ablationRows, stabilityRows, type AblationRow, type StabilityRow } from './analyse.js';
-import { rejudge, variantScenario } from './rejudge.js';
+import { rejudge, variantScenario, type RejudgeOptions } from './rejudge.js';
 import { ablationVariant, type Ablation } from './variants.js';
 
 export { ABLATIONS, parseAblations, type Ablation } from './variants.js';
 export type { AblationRow, StabilityRow } from './analyse.js';
 
-interface StudyOptions {
-  store: Store;
-  scenario: Scenario;
-  /** Dialogues per task of the stored run. */
-  repeats?: number;
-  env?: Env;
-  fetch?: FetchFunction;
-  costCapUsd?: number;
-  signal?: AbortSignal;
-  onEvent?: (e: RunEvent) => void;
-}
+/** What a study is run with: rejudge's options, its variants aside. */
+type StudyOptions = Omit<RejudgeOptions, 'variants'>;
 
 /** What a study did: the run it judged again, and its judge trials that failed or are left. */
 export interface StudyRun { runId: string; failed: number; pending: number; judgments: number }
