@@ -53,7 +53,7 @@ describe('paideia serve', () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/name at least one model/);
     const info = (await (await fetch(`${server.url}/api/launch`)).json()) as { kinds: Array<{ name: string; schema: { properties: Record<string, unknown> } }> };
-    expect(info.kinds.map(k => k.name)).toEqual(['suite', 'scenario']);
+    expect(info.kinds.map(k => k.name)).toEqual(['suite', 'scenario', 'validity', 'learning']);
     expect(Object.keys(info.kinds[0]!.schema.properties)).not.toContain('baseUrl');
   });
 
