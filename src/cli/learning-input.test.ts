@@ -36,7 +36,7 @@ describe('paideia learning run: bad input and the cost cap', () => {
     const capped = await runCli(['learning', 'run', '--units', unit.id, '--generator', 'good=openai:gen-good', '--learner', 'floor=baseline:examples',
       '--prices', prices, '--cost-cap', '0.01', '--store', `sqlite:${join(cwd, 's.db')}`], { cwd, env });
     expect(capped.code, capped.stderr).toBe(3);
-    // the generator's worst case (4,096 tokens at $50/M) is over the cap: it is never asked
+    // the generator's worst case (12,000 tokens at $50/M) is over the cap: it is never asked
     expect(server.requests).toHaveLength(0);
     const resumed = await runPasted(hintAfter(capped.stderr, 'resume with:'), { cwd, env });
     expect(resumed.code, resumed.stderr).toBe(0);

@@ -5,6 +5,9 @@ import { outlineMarkdown } from '../units/outline-markdown.js';
 /** Bumped when the generator's prompt or how its answer is read changes. */
 export const DECK_PROMPT_VERSION = 'deck-1';
 
+/** A deck is long HTML: the run's default bound on generated tokens (4,096) would cut most decks short. */
+export const DECK_MAX_TOKENS = 12_000;
+
 const SYSTEM = [
   'You write teaching slide decks as one self-contained HTML document.',
   'Each slide is a <section class="slide"> of exactly 1280x720 pixels; practice slides carry data-role="exercise".',
@@ -22,7 +25,7 @@ export function deckRequest(outline: CourseOutline): ChatRequest {
       { role: 'system', content: SYSTEM },
       { role: 'user', content: `Write the slide deck for this course outline.\n\n${outlineMarkdown(outline)}` },
     ],
-    params: { temperature: 0 },
+    params: { temperature: 0, maxTokens: DECK_MAX_TOKENS },
     context: { itemId: outline.unit, role: 'generator' },
   };
 }

@@ -9,6 +9,7 @@ export function figureText(f: Figure, digits = 3): string {
   return `${fixed(f.mean, digits)}${ci} (n=${f.n})`;
 }
 
+const fin = (x: number) => (Number.isFinite(x) ? fixed(x) : '–');
 const p = (x: number | null) => (x === null ? '–' : x < 0.001 ? x.toExponential(2) : x.toFixed(3));
 
 /** The learning report as Markdown: the main table, correlations, error injection and ablations. */
@@ -27,11 +28,17 @@ export function renderLearningMarkdown(r: LearningReport): string {
       return `| ${dim.toUpperCase()} vs gain | ${over} | ${x.n} | ${fixed(x.spearman.rho)} | ${p(x.spearman.pValue)} | ${fixed(x.kendall.tau)} | ${p(x.kendall.pValue)} |`;
     })),
   ];
-  const families = Object.entries(r.errorInjection);
-  if (families.length) {
-    out.push('', '## Error injection (drop = original - injected, paired by deck)', '', '| family | dimension | drop | t | p |', '|---|---|---|---|---|');
-    for (const [family, dims] of families) {
-      for (const [dim, d] of Object.entries(dims)) out.push(`| ${cellText(family)} | ${dim} | ${figureText(d.drop)} | ${fixed(d.tTest?.t ?? null)} | ${p(d.tTest?.pValue ?? null)} |`);
+  const { variants, families } = r.errorInjection;
+  if (variants.length) {
+    out.push('', '## Error injection', '', 'Drop = deck as generated - injected variant, paired by deck (unit x generator); negative: the error raised it. D3 here is the share of requested visual aids present.', '',
+      '| variant | family | decks changed | unchanged (nothing to change) |', '|---|---|---|---|',
+      ...variants.map(v => `| ${cellText(v.kind)} | ${v.family} | ${v.changed} | ${v.unchanged} |`),
+      '', '| family | dimension | targeted | n | mean drop [95% CI] | t | p | d_z |', '|---|---|---|---|---|---|---|---|');
+    for (const f of families) {
+      for (const d of f.dimensions) {
+        const ci = Number.isFinite(d.low) ? ` [${fixed(d.low)}, ${fixed(d.high)}]` : '';
+        out.push(`| ${f.family} | ${d.dimension} | ${d.targeted ? 'yes' : 'no'} | ${d.n} | ${Number.isFinite(d.meanDrop) ? fixed(d.meanDrop) : '–'}${ci} | ${fin(d.t)} | ${p(Number.isFinite(d.pValue) ? d.pValue : null)} | ${fin(d.dz)} |`);
+      }
     }
   }
   out.push('', '## Ablations', '', '### Learners', '', '| learner | generator | pre | post | gain | near | far |', '|---|---|---|---|---|---|---|',
