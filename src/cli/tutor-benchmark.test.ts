@@ -203,7 +203,7 @@ describe('paideia run on the shipped samples with a served model and two judges'
     expect(after.explanations).toEqual(report.explanations);
     expect(after.cells).toEqual(report.cells);
     expect(after.comparisons).toEqual(report.comparisons);
-  });
+  }, 180_000);
 
   it('refuses a cost cap when a judge has no price, before any call', async () => {
     const server = await startOpenAICompatibleServer({ reply: reply(answerKey()) });
