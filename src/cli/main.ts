@@ -47,6 +47,9 @@ registerServe(program);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
+  // A failed command must end even if a library left a socket open (pg after a failed login does):
+  // the unref'd timer fires only when something else still holds the process.
+  setTimeout(() => process.exit(), 2000).unref();
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : EXIT.badInput;
   } else if (error instanceof ConfigError) {

@@ -41,6 +41,8 @@ export function createWebApp(o: WebAppOptions): { app: Hono; live: LiveRuns } {
   app.use('/api/*', sameOriginWrites);
   app.onError((error, c) => {
     if (error instanceof ConfigError) return c.json({ error: error.message, issues: error.issues }, 400);
+    // c.req.json() on a body that is not JSON: the client's mistake, said as such.
+    if (error instanceof SyntaxError) return c.json({ error: `the request body is not valid JSON (${error.message}); send one JSON object` }, 400);
     return c.json({ error: error instanceof Error ? error.message : String(error) }, 500);
   });
   const api = new Hono();

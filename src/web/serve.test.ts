@@ -46,6 +46,9 @@ describe('paideia serve', () => {
     const post = (body: unknown, headers: Record<string, string> = {}) => fetch(`${server.url}/api/launch`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
     expect((await post({}, { origin: 'http://evil.example' })).status).toBe(403);
     expect((await fetch(`${server.url}/api/launch`, { method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    const notJson = await fetch(`${server.url}/api/launch`, { method: 'POST', body: 'notjson', headers: { 'content-type': 'application/json' } });
+    expect(notJson.status).toBe(400);
+    expect(((await notJson.json()) as { error: string }).error).toMatch(/not valid JSON/);
     const redirected = await post({ config: { kind: 'suite', suites: ['x'], models: ['openai:gpt-4.1'], baseUrl: 'http://evil.example/v1' } });
     expect(redirected.status).toBe(400);
     expect(((await redirected.json()) as { issues: Array<{ field: string }> }).issues.map(i => i.field)).toEqual(['baseUrl']);

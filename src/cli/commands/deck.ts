@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
 import type { SanitisationEntry } from '../../learning/decks/index.js';
 import { buildOutline, findUnit, loadUnits } from '../../learning/units/index.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../../core/package-root.js';
 
 // jsdom, DOMPurify and playwright are loaded only when a deck command runs: every other verb starts
 // without paying for them.

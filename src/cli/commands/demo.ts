@@ -4,7 +4,7 @@ import { DEFAULT_STORE_URL } from '../../store/index.js';
 import { openStore } from '../../store/index.js';
 import { writeReport } from '../../report/index.js';
 import { shellWord } from '../hint.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../../core/package-root.js';
 import { runCommand } from './run.js';
 import { tests } from '../wiring.js';
 

@@ -126,5 +126,9 @@ describe('judge studies over a stored scenario run, against a local server with 
     const io = capture();
     expect(await scenarioStudyCommand('stability', file, { store, model: ['teacher=baseline:copy', 'student=baseline:copy', 'judge=baseline:copy'] }, io)).toBe(2);
     expect(io.err).toMatch(/field "run": no stored run scn-[0-9a-f]+ of this scenario with these models .*paideia scenario run /);
+    // The hint carries the same bindings: pasted without them, the run would be another run (or refused).
+    const hint = /make its dialogues first with: (.*)$/m.exec(io.err)?.[1] ?? '';
+    for (const m of ['teacher=baseline:copy', 'student=baseline:copy', 'judge=baseline:copy']) expect(hint).toContain(`--model ${m}`);
+    expect(hint).toContain(`--store ${store}`);
   });
 });

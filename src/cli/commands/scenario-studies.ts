@@ -7,6 +7,7 @@ import { loadScenario } from '../../scenarios/index.js';
 import { ablationStudy, parseAblations, stabilityStudy, type AblationStudy, type StabilityStudy } from '../../scenarios/studies/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { commandHint } from '../hint.js';
 import { numberFlag, positiveInt } from '../options.js';
 import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
 
@@ -39,7 +40,9 @@ export async function scenarioStudyCommand(study: 'stability' | 'ablation', file
     if (scenario.keyIssues.length > 0) throw new ConfigError(scenario.keyIssues);
     const store = await openStore(f.store, { mustExist: true });
     try {
-      const common = { store, scenario, ...(repeats ? { repeats } : {}), ...(io.env ? { env: io.env } : {}), ...(costCapUsd !== undefined ? { costCapUsd } : {}), ...(signal ? { signal } : {}) };
+      const runArgs = ['scenario', 'run', file, ...(f.model ?? []).flatMap(m => ['--model', m]), ...(f.baseUrl ? ['--base-url', f.baseUrl] : []),
+        ...(f.script ? ['--script', f.script] : []), ...(f.repeats ? ['--repeats', f.repeats] : [])];
+      const common = { store, scenario, runHint: commandHint(runArgs, store.url), ...(repeats ? { repeats } : {}), ...(io.env ? { env: io.env } : {}), ...(costCapUsd !== undefined ? { costCapUsd } : {}), ...(signal ? { signal } : {}) };
       const result: StabilityStudy | AblationStudy = study === 'stability'
         ? await stabilityStudy({ ...common, judgeRepeats })
         : await ablationStudy({ ...common, variants });

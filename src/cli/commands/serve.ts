@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { startWebServer } from '../../web/serve.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../../core/package-root.js';
 
 interface ServeFlags { store: string; port: string; host: string; token?: string }
 

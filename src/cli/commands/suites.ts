@@ -7,7 +7,7 @@ import { loadAudit } from '../../suites/audit.js';
 import { loadBuildConfig } from '../../suites/build-config.js';
 import { itemFiles, loadItems } from '../../suites/load.js';
 import { numberFlag, positiveInt } from '../options.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../../core/package-root.js';
 
 export function registerSuites(program: Command): void {
   const suites = program.command('suites').description('build and list item suites');

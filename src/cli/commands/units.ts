@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
 import { buildOutline, checkUnits, findUnit, loadUnits, outlineMarkdown } from '../../learning/units/index.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../../core/package-root.js';
 
 type Format = 'json' | 'md';
 

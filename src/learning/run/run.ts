@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../../core/package-root.js';
 import { ConfigError, contentHash, type ConfigIssue, type RunContext, type RunOutcome, type StepKind, type Trial, type JsonValue } from '../../core/index.js';
 import { PAIDEIA_VERSION } from '../../core/version.js';
 import { executeTrials } from '../../engine/execute.js';
@@ -21,7 +22,8 @@ import { DECK_JUDGE_STEP, DECK_STEP, LEARNER_STEP, STUDY_ARTIFACT, planLearningT
 import { learningRoles } from './roles.js';
 
 /** The shipped units, from src/ and dist/ alike. */
-export const SHIPPED_UNITS = fileURLToPath(new URL('../../../data/units', import.meta.url));
+/** The units shipped with the package (found from src/ and from dist/ alike). */
+export const shippedUnits = (): string => join(packageRoot(), 'data', 'units');
 
 const VERSIONS = { deck: DECK_PROMPT_VERSION, learner: LEARNER_PROMPT_VERSION, judge: JUDGE_PROMPT_VERSION };
 
@@ -37,7 +39,7 @@ export interface LearningRunOptions {
  */
 export async function runLearningStudy(s: LearningRunSettings, ctx: RunContext, o: LearningRunOptions = {}): Promise<RunOutcome> {
   const { store } = ctx;
-  const loaded = loadUnits(s.unitPaths ?? [SHIPPED_UNITS]);
+  const loaded = loadUnits(s.unitPaths ?? [shippedUnits()]);
   const issues: ConfigIssue[] = s.units.flatMap(id => (loaded.some(u => u.unit.id === id) ? [] : [{ field: '--units', message: `no unit "${id}"; known: ${loaded.map(u => u.unit.id).join(', ')}` }]));
   const unknown = s.inject.filter(f => !DECK_INJECTIONS.has(f));
   if (unknown.length) issues.push({ field: '--inject', message: `unknown error injection ${unknown.join(', ')}; known: ${[...DECK_INJECTIONS.keys()].join(', ')}` });

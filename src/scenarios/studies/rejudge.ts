@@ -43,6 +43,8 @@ export interface RejudgeOptions {
   costCapUsd?: number;
   signal?: AbortSignal;
   onEvent?: (e: RunEvent) => void;
+  /** The command that makes the stored run's dialogues, with the caller's bindings (for the hint when there is none). */
+  runHint?: string;
 }
 
 /**
@@ -56,7 +58,7 @@ export async function rejudge(o: RejudgeOptions): Promise<{ runId: string; judgm
   const runId = scenarioRunId(scenario, o.repeats ?? scenario.globals.repeats);
   const run = await store.getRun(runId);
   if (!run || run.kind !== SCENARIO_RUN) {
-    throw new ConfigError([{ field: 'run', message: `no stored run ${runId} of this scenario with these models in ${store.url}; make its dialogues first with: paideia scenario run ${scenario.file} --store ${store.url}` }]);
+    throw new ConfigError([{ field: 'run', message: `no stored run ${runId} of this scenario with these models in ${store.url}; make its dialogues first with: ${o.runHint ?? `paideia scenario run ${scenario.file} --store ${store.url}`}` }]);
   }
   const stored = await store.listTrials(runId);
   const dialogues = stored.filter(t => t.target === undefined);

@@ -85,6 +85,9 @@ export function openError(url: string, error: unknown): Error {
   if (code === '28P01' || code === '28000') {
     return say(`PostgreSQL refused the login of ${user} (${detail}); give the right user and password in the URL (postgres://USER:PASSWORD@${u.host}/${db}) or in PGPASSWORD, or allow the user in pg_hba.conf`);
   }
+  if (/SASL|password must be a string|no password was provided/i.test(detail)) {
+    return say(`PostgreSQL asks ${user} for a password and none was given (printed commands leave passwords out of URLs); set it with: export PGPASSWORD=..., or put it in the URL (postgres://USER:PASSWORD@${u.host}/${db})`);
+  }
   if (code === '3D000') return say(`database "${db}" does not exist on ${u.host}; create it with: createdb -h ${u.hostname} -p ${u.port || 5432} -U ${user} ${db}`);
   if (code === '42501') {
     return say(`${user} may not create Paideia's tables in database "${db}" (${detail}); as the database owner run: GRANT CREATE ON SCHEMA public TO "${user}"; or run paideia once as a user who may`);
