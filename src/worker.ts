@@ -33,9 +33,11 @@ export interface WorkerSummary {
   runs: Array<{ runId: string; done: number; failed: number; batches: number; stoppedBy?: RunOutcome['stoppedBy'] }>;
 }
 
+// Each wait removes its abort listener when it ends: a worker waits many times on one signal.
 const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>(resolve => {
-  const timer = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+  const onAbort = () => { clearTimeout(timer); resolve(); };
+  const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+  signal?.addEventListener('abort', onAbort, { once: true });
 });
 
 /** The config a worker starts a stored run with: the one it was planned with, or a plain resume. */

@@ -24,6 +24,12 @@ describe('number formatters', () => {
     expect(dollars(0)).toBe('$0.0000');
     expect(fixed(2 / 3)).toBe('0.667');
   });
+  it('fixed: a value that rounds to zero carries no sign; a negative one keeps it', () => {
+    expect(fixed(-0.0001)).toBe('0.000');
+    expect(fixed(-0)).toBe('0.000');
+    expect(fixed(-0.0004, 2)).toBe('0.00');
+    expect(fixed(-0.5)).toBe('-0.500');
+  });
 });
 
 describe('escaping', () => {

@@ -9,7 +9,10 @@ export const DASH = '–';
 
 /** `x` with `digits` decimals (default 3). */
 export function fixed(x: number | null | undefined, digits = 3, missing = DASH): string {
-  return x === null || x === undefined ? missing : x.toFixed(digits);
+  if (x === null || x === undefined) return missing;
+  const text = x.toFixed(digits);
+  // -0.0001 rounds to "-0.000": a sign on zero reads as a finding that is not there.
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
 }
 
 /** A share on [0, 1] as percentage points with one decimal: 0.5 is `50.0`. */
