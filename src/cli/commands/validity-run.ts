@@ -68,13 +68,12 @@ async function studyRunCommand(file: string, f: StudyFlags): Promise<number> {
   const store = await openStore(f.store);
   const handle = startRun(config, { store });
   handle.on(createProgress());
-  handle.on(e => { if (e.type === 'warning') process.stderr.write(`warning: ${e.message}\n`); });
   const detach = stopOnSignals(handle);
   try {
     const outcome = await handle.done as StudyRunOutcome;
     const { runId } = outcome;
     process.stdout.write(`${runId}\n`);
-    process.stderr.write(`study ${runId}: ${outcome.done} cell(s) done, ${outcome.failed} failed, ${outcome.pending} pending; ${outcome.ratings.scored} rating(s) read, ${outcome.ratings.unscored} unscored (kept with their text, never guessed); spent $${outcome.spentUsd.toFixed(4)} (store ${store.url})\n`);
+    process.stderr.write(`study ${runId}: ${outcome.done} cell(s) done, ${outcome.failed} failed, ${outcome.pending} pending; ${outcome.ratings.scored} rating(s) read, ${outcome.ratings.unscored} unscored (kept with their text, never guessed); spent $${outcome.spentUsd.toFixed(4)}${outcome.unpriced.length ? ` plus an unknown amount for ${outcome.unpriced.join(', ')} (no price)` : ''} (store ${store.url})\n`);
     const again = ['validity', 'run', file, ...(f.observationsRun ? ['--observations-run', f.observationsRun] : [])];
     if (outcome.stoppedBy || outcome.pending > 0) {
       const cap = outcome.stoppedBy === 'cost-cap' && costCapUsd !== undefined ? ['--cost-cap', String(Math.max(costCapUsd * 2, 1))] : [];

@@ -32,6 +32,8 @@ export type StudyRunConfig = z.input<typeof StudyRunConfigSchema>;
 /** A study run's outcome: the engine's counts, and how many ratings were read and left unscored. */
 export interface StudyRunOutcome extends RunOutcome {
   ratings: { scored: number; unscored: number };
+  /** Rater models with no price: their spend is unknown, not part of spentUsd. */
+  unpriced: string[];
 }
 
 export async function startStudyRun(c: z.output<typeof StudyRunConfigSchema>, ctx: RunContext): Promise<StudyRunOutcome> {
@@ -54,7 +56,7 @@ export async function startStudyRun(c: z.output<typeof StudyRunConfigSchema>, ct
   const scored = judgments.filter(j => j.value !== null).length;
   return {
     runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.done, failed: summary.failed, pending: summary.pending,
-    spentUsd: summary.spentUsd, ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}), ratings: { scored, unscored: judgments.length - scored },
+    spentUsd: summary.spentUsd, ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}), ratings: { scored, unscored: judgments.length - scored }, unpriced,
   };
 }
 
