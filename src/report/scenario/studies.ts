@@ -2,6 +2,9 @@ import type { AblationStudy, StabilityStudy } from '../../scenarios/studies/inde
 import { cellText } from '../markdown-cell.js';
 import { dimensionLabel, fmtEstimate, num } from './markdown.js';
 
+/** Said when every judgment was unscored or failed: an empty table would read as "no variance". */
+export const emptyStability = (runId: string) => `No row: no judgment gave a score on any dimension (every one unscored or failed). The judges' raw answers are in the scenario report: paideia report ${runId} --format html --out report.html (add the --store of the study).`;
+
 /** A judge study as Markdown: what was judged again, then its table. */
 export function renderStudy(s: StabilityStudy | AblationStudy): string {
   const head = [`# Judge ${s.study} (run ${s.runId})`, '', `${s.judgments} judgment(s); ${s.failed} judge call(s) failed, ${s.pending} left to do.`, ''];
@@ -13,6 +16,7 @@ export function renderStudy(s: StabilityStudy | AblationStudy): string {
       '| judge | model | dimension | dialogues | repeats | variance | experts\' variance (dialogues) |',
       '|---|---|---|---|---|---|---|',
       ...s.rows.map(r => `| ${cellText(r.judge)} | ${cellText(r.model)} | ${cellText(dimensionLabel(r.dimension))} | ${r.dialogues} | ${num(r.repeats, 1)} | ${num(r.variance, 5)} | ${num(r.expertVariance, 5)} (${r.expertDialogues}) |`),
+      ...(s.rows.length === 0 && s.judgments > 0 ? ['', emptyStability(s.runId)] : []),
     ].join('\n') + '\n';
   }
   const lines = [
