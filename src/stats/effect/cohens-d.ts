@@ -1,13 +1,6 @@
 import { finiteArray, sameLength, StatsInputError, type NumericArray } from '../inference/errors.js';
+import { meanAndSs } from '../inference/moments.js';
 
-function meanAndSs(x: Float64Array): [number, number] {
-  let m = 0;
-  for (let i = 0; i < x.length; i++) m += x[i]!;
-  m /= x.length;
-  let ss = 0;
-  for (let i = 0; i < x.length; i++) ss += (x[i]! - m) ** 2;
-  return [m, ss];
-}
 
 /**
  * Cohen's d of two independent samples with the pooled standard deviation:

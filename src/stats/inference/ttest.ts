@@ -1,5 +1,6 @@
 import { studentTQuantile, studentTTwoSided } from './distributions.js';
 import { confidenceLevel, finiteArray, sameLength, type NumericArray } from './errors.js';
+import { meanAndSs } from './moments.js';
 
 export interface TTestResult {
   /** t statistic (difference / standard error). */
@@ -18,12 +19,9 @@ export interface TTestResult {
   level: number;
 }
 
+/** Mean and sample variance (n - 1). */
 function meanVar(x: Float64Array): [number, number] {
-  let m = 0;
-  for (let i = 0; i < x.length; i++) m += x[i]!;
-  m /= x.length;
-  let ss = 0;
-  for (let i = 0; i < x.length; i++) ss += (x[i]! - m) ** 2;
+  const [m, ss] = meanAndSs(x);
   return [m, ss / (x.length - 1)];
 }
 
