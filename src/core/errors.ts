@@ -115,6 +115,15 @@ export class CostCapError extends PaideiaError {
   }
 }
 
+/** A run cannot be deleted while workers hold live claims on its trials. */
+export class RunInUseError extends PaideiaError {
+  constructor(readonly runId: string, readonly holders: ReadonlyArray<{ workerId: string; pid: number; host: string; expiresAt: number; trials: number }>) {
+    const who = holders.map(h => `${h.trials} trial(s) held by worker ${h.workerId} (pid ${h.pid} on ${h.host}) until ${new Date(h.expiresAt).toISOString()}`);
+    super(`run ${runId} is in use: ${who.join('; ')}. Stop its workers (or wait until their leases run out), or delete it with force`);
+    this.name = 'RunInUseError';
+  }
+}
+
 /** What went wrong with the store's file: the disk is full, it cannot be written, it is damaged, or another I/O failure. */
 export type StoreFault = 'full' | 'read-only' | 'corrupt' | 'io';
 

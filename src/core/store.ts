@@ -34,6 +34,24 @@ export interface BudgetReservation {
   amountUsd: number;
 }
 
+/** What deleteRun removed: rows of each kind, and the items and blobs no other run referenced. */
+export interface DeletedRun {
+  runId: string;
+  trials: number;
+  calls: number;
+  scores: number;
+  judgments: number;
+  /** Artefacts of every kind, blind-scoring tasks and the web app's launch config included. */
+  artifacts: number;
+  /** Claims and budget reservations the run still held (expired ones, or live ones when forced). */
+  claims: number;
+  reservations: number;
+  /** Item versions that no other run plans. */
+  items: number;
+  /** Blobs that no row of another run names by hash. */
+  blobs: number;
+}
+
 /**
  * The one store interface. SQLite (embedded default) and PostgreSQL implement it; nothing above
  * it may assume either. Every write is durable when its promise resolves. Writes given a fence
@@ -120,4 +138,14 @@ export interface Store {
   /** Keep bytes once, by content hash (slides, decks). */
   putBlob(bytes: Uint8Array, mediaType: string): Promise<BlobRef>;
   getBlob(hash: string): Promise<{ ref: BlobRef; bytes: Uint8Array } | undefined>;
+
+  /**
+   * Delete a run and everything that belongs only to it, in one transaction: its record, trials,
+   * calls, scores, judgments, artefacts, claims and reservations, the item versions no other run
+   * plans and the blobs no row of another run names. A run with live claims (a worker holds
+   * trials and its lease has not run out) is refused with RunInUseError unless `force`; a forced
+   * delete leaves such a worker unable to write (its fenced writes fail as claims lost).
+   * Resolves undefined when the store holds no such run.
+   */
+  deleteRun(runId: string, o?: { force?: boolean }): Promise<DeletedRun | undefined>;
 }

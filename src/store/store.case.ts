@@ -173,6 +173,64 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       await s.close();
     });
 
+    it('deletes a run and only what belongs to it, refusing while a worker holds live claims unless forced', async () => {
+      const s = await open();
+      const other: RunRecord = { ...run, id: 'run-2' };
+      await s.openRun(run);
+      await s.openRun(other);
+      const item2: VersionedItem = { hash: 'h2', item: { ...item.item, id: 'i2' } };
+      await s.saveItems([item, item2]);
+      await s.saveTrials([trial, { ...trial, id: 't2', index: 1, itemId: 'i2', itemHash: 'h2' }, { ...trial, runId: 'run-2' }]);
+      const own = await s.putBlob(new Uint8Array([1, 2, 3]), 'image/png');
+      const shared = await s.putBlob(new Uint8Array([4, 5, 6]), 'image/png');
+      const inCall = await s.putBlob(new Uint8Array([7, 8, 9]), 'image/png');
+      await s.putArtifact('run-1', 'learning.deck', 'd', { slides: [{ png: own }, { png: shared }] });
+      await s.putArtifact('run-1', 'web.blind-task', 'k', { rater: 'ann' });
+      await s.putArtifact('run-2', 'learning.deck', 'd', { slides: [{ png: shared }] });
+      await s.saveCall(call({ requestHash: 'rq-img', request: { messages: [{ role: 'user', content: 'look', images: [{ blob: inCall }] }], params: {} } }));
+      await s.saveCall(call({ runId: 'run-2', requestHash: 'rq-2' }));
+      await s.saveTrialResult({ runId: 'run-1', trialId: 't1', status: 'done', scores: [{ runId: 'run-1', trialId: 't1', scorer: { name: 'exact', version: '1', args: {} }, value: 1 }] });
+      await s.saveJudgments([{
+        specVersion: 'paideia.judgment.v1', runId: 'run-1', trialId: 'j1', targetTrialId: 't1', rater: { alias: 'a', spec: 'openai:x' },
+        promptVariant: 'v1', repeat: 0, fields: {}, value: 1, callSeq: null, producer: { name: 'p', version: '1', args: {} },
+      }]);
+      expect(await s.reserveBudget('run-1', { id: 'r1', workerId: 'w', amountUsd: 0.001 }, 1)).toBe(true);
+      const worker = { workerId: 'w', pid: 9, host: 'h' };
+      expect(await s.claimTrials('run-1', worker, ['t2'], Date.now() + 60_000)).toEqual(['t2']);
+
+      await expect(s.deleteRun('run-1')).rejects.toMatchObject({ name: 'RunInUseError', message: expect.stringMatching(/run run-1 is in use: 1 trial\(s\) held by worker w \(pid 9 on h\)/) });
+      expect((await s.getRun('run-1'))?.id).toBe('run-1');
+      expect(await s.listTrials('run-1')).toHaveLength(2);
+      // An expired lease is no longer live: the run can go without force.
+      await s.renewClaims('run-1', 'w', Date.now() - 1);
+      expect(await s.deleteRun('run-1')).toEqual({
+        runId: 'run-1', trials: 2, calls: 1, scores: 1, judgments: 1, artifacts: 2, claims: 1, reservations: 1, items: 1, blobs: 2,
+      });
+      expect(await s.getRun('run-1')).toBeUndefined();
+      expect((await s.listRuns()).map(r => r.id)).toEqual(['run-2']);
+      for (const left of [await s.listTrials('run-1'), await s.listCalls('run-1'), await s.listScores('run-1'), await s.listJudgments('run-1'),
+        await s.listArtifactKinds('run-1'), await s.listRunItems('run-1'), await s.listClaimHolders('run-1')]) expect(left).toEqual([]);
+      expect([await s.spentUsd('run-1'), await s.reservedUsd('run-1')]).toEqual([0, 0]);
+      expect(await s.findCachedResult('rq-img')).toBeUndefined();
+      expect(await s.getBlob(own.hash)).toBeUndefined();
+      expect(await s.getBlob(inCall.hash)).toBeUndefined();
+      // What the other run names stays: its shared blob and item, trials and calls.
+      expect((await s.getBlob(shared.hash))?.bytes).toEqual(new Uint8Array([4, 5, 6]));
+      expect(await s.listRunItems('run-2')).toEqual([item]);
+      expect((await s.listTrials('run-2')).map(t => t.id)).toEqual(['t1']);
+      expect((await s.listCalls('run-2')).map(c => c.requestHash)).toEqual(['rq-2']);
+      expect(await s.deleteRun('run-1')).toBeUndefined();
+
+      // Forced: live claims go with the run, and the worker's fenced writes are refused from then on.
+      expect(await s.claimTrials('run-2', worker, ['t1'], Date.now() + 60_000)).toEqual(['t1']);
+      await expect(s.deleteRun('run-2')).rejects.toThrow(/in use/);
+      expect((await s.deleteRun('run-2', { force: true }))?.claims).toBe(1);
+      await expect(s.saveCall(call({ runId: 'run-2' }), { workerId: 'w' })).rejects.toThrow(/no longer holds/);
+      expect(await s.listRuns()).toEqual([]);
+      expect(await s.getBlob(shared.hash)).toBeUndefined();
+      await s.close();
+    });
+
     it('upserts artifacts by run, kind and key', async () => {
       const s = await open();
       await s.putArtifact('run-1', 'dialogue', 'b', { turns: 1 });

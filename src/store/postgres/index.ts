@@ -6,6 +6,7 @@ import {
 } from '../../core/index.js';
 import { toCall, toRun, toTrial, trialRow } from '../sqlite/rows.js';
 import { checkUrl, createPool, openError, publicUrl, withRetry } from './connect.js';
+import { deleteRunPostgres } from './delete-run.js';
 import { SQL } from './queries.js';
 import { MIGRATIONS } from './schema.js';
 
@@ -238,6 +239,7 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
       if (!row) return undefined;
       return { ref: { hash, mediaType: row.media_type as string, size: row.size as number }, bytes: new Uint8Array(row.bytes as Buffer) };
     },
+    deleteRun: (runId, d = {}) => tx(c => deleteRunPostgres(c, runId, d.force ?? false)),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   type Trial, type TrialResult, type VersionedItem, type WriteFence,
 } from '../../core/index.js';
 import { faultOf, storeError } from '../faults.js';
+import { deleteRunSqlite } from './delete-run.js';
 import { createGroupCommit } from './group-commit.js';
 import { MIGRATIONS } from './schema.js';
 import { insertJudgment, insertScore, prepare } from './statements.js';
@@ -322,6 +323,9 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       if (!row) return undefined;
       const bytes = new Uint8Array(row.bytes as Buffer);
       return { ref: { hash, mediaType: row.media_type as string, size: row.size as number }, bytes };
+    },
+    async deleteRun(runId, d = {}) {
+      return read(() => deleteRunSqlite(db, runId, d.force ?? false));
     },
   };
 }
