@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallRecord, RunRecord, Store, Trial, VersionedItem } from '../core/index.js';
+import type { BlobRef, CallRecord, RunRecord, Store, Trial, VersionedItem } from '../core/index.js';
 
 /** One conformance suite for every Store implementation (hono's common.case.test.ts pattern). */
 export function storeConformance(name: string, open: () => Promise<Store>): void {
@@ -184,9 +184,11 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       const own = await s.putBlob(new Uint8Array([1, 2, 3]), 'image/png');
       const shared = await s.putBlob(new Uint8Array([4, 5, 6]), 'image/png');
       const inCall = await s.putBlob(new Uint8Array([7, 8, 9]), 'image/png');
-      await s.putArtifact('run-1', 'learning.deck', 'd', { slides: [{ png: own }, { png: shared }] });
+      // As a deck record keeps them: plain JSON naming the blob by hash.
+      const json = (b: BlobRef) => ({ hash: b.hash, mediaType: b.mediaType, size: b.size });
+      await s.putArtifact('run-1', 'learning.deck', 'd', { slides: [{ png: json(own) }, { png: json(shared) }] });
       await s.putArtifact('run-1', 'web.blind-task', 'k', { rater: 'ann' });
-      await s.putArtifact('run-2', 'learning.deck', 'd', { slides: [{ png: shared }] });
+      await s.putArtifact('run-2', 'learning.deck', 'd', { slides: [{ png: json(shared) }] });
       await s.saveCall(call({ requestHash: 'rq-img', request: { messages: [{ role: 'user', content: 'look', images: [{ blob: inCall }] }], params: {} } }));
       await s.saveCall(call({ runId: 'run-2', requestHash: 'rq-2' }));
       await s.saveTrialResult({ runId: 'run-1', trialId: 't1', status: 'done', scores: [{ runId: 'run-1', trialId: 't1', scorer: { name: 'exact', version: '1', args: {} }, value: 1 }] });
