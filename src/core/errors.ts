@@ -117,10 +117,13 @@ export class CostCapError extends PaideiaError {
 
 /** A run cannot be deleted while workers hold live claims on its trials. */
 export class RunInUseError extends PaideiaError {
+  /** Who holds what, e.g. `2 trial(s) held by worker w1 (pid 7 on host-a) until 2026-...`. */
+  readonly usage: string;
   constructor(readonly runId: string, readonly holders: ReadonlyArray<{ workerId: string; pid: number; host: string; expiresAt: number; trials: number }>) {
-    const who = holders.map(h => `${h.trials} trial(s) held by worker ${h.workerId} (pid ${h.pid} on ${h.host}) until ${new Date(h.expiresAt).toISOString()}`);
-    super(`run ${runId} is in use: ${who.join('; ')}. Stop its workers (or wait until their leases run out), or delete it with force`);
+    const usage = holders.map(h => `${h.trials} trial(s) held by worker ${h.workerId} (pid ${h.pid} on ${h.host}) until ${new Date(h.expiresAt).toISOString()}`).join('; ');
+    super(`run ${runId} is in use: ${usage}. Stop its workers (or wait until their leases run out), or delete it with force`);
     this.name = 'RunInUseError';
+    this.usage = usage;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { RunRecord, Store } from '../core/index.js';
-import { latestCallsOf } from '../engine/history.js';
 import { priceFor } from '../providers/pricing.js';
+import { countTrials, type TrialCounts } from './trial-counts.js';
 import { textTable } from './text-table.js';
 
 /** One line of `paideia runs`. */
@@ -8,9 +8,12 @@ export interface RunSummary {
   id: string;
   status: RunRecord['status'];
   models: string[];
+  /** Every trial of the run, of every step kind (judges and learners included), as countTrials counts them. */
   trials: number;
   /** Trials whose newest record of a step is an error (provider failures, never scored as wrong). */
   failures: number;
+  /** The same counts in full: done, pending and per step kind. */
+  counts: TrialCounts;
   /** Spend of every stored call, judges included, leaving out models whose price is unknown (see costIncomplete). */
   costUsd: number;
   /** Some model has no price in the run's table: the true cost is higher than `costUsd` by an unknown amount. */
@@ -25,15 +28,10 @@ export async function summarizeRuns(store: Store): Promise<RunSummary[]> {
   const out: RunSummary[] = [];
   for (const run of runs) {
     // Trial statuses and the spend are stored per trial and per call: no run's calls are loaded.
-    const [all, statuses, costUsd] = await Promise.all([store.listTrials(run.id), store.listTrialStatuses(run.id), store.spentUsd(run.id)]);
-    const trials = all.filter(t => t.target === undefined);
-    // Runs stored before trial statuses existed: read their calls, a page at a time.
-    const failed = statuses.size > 0 || trials.length === 0
-      ? (id: string) => statuses.get(id) === 'failed'
-      : await failedFromCalls(store, run.id, trials.map(t => t.id));
+    const [counts, costUsd] = await Promise.all([countTrials(store, run.id), store.spentUsd(run.id)]);
     out.push({
-      id: run.id, status: run.status, models: run.config.models.map(m => m.alias), trials: trials.length,
-      failures: trials.filter(t => failed(t.id)).length,
+      id: run.id, status: run.status, models: run.config.models.map(m => m.alias), trials: counts.total,
+      failures: counts.failed, counts,
       costUsd,
       costIncomplete: run.config.models.some(m => m.provider !== 'baseline' && !priceFor(run.prices, m, { endpoint: run.config.endpoints?.[m.alias] })),
       createdAt: run.createdAt, note: run.note ?? null,
@@ -49,9 +47,4 @@ export function renderRunsTable(runs: RunSummary[]): string {
   if (!runs.length) return 'no runs in this store yet; start one with: paideia demo\n';
   return textTable(['run', 'status', 'models', 'trials', 'failures', 'cost', 'date'],
     runs.map(r => [r.id, r.status, r.models.join(', '), String(r.trials), String(r.failures), usd(r), r.createdAt.slice(0, 16).replace('T', ' ')]));
-}
-
-async function failedFromCalls(store: Store, runId: string, ids: string[]): Promise<(id: string) => boolean> {
-  const latest = await latestCallsOf(store, runId, new Set(ids));
-  return id => (latest.get(id) ?? []).some(c => c?.status === 'error');
 }

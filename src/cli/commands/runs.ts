@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
 import { renderRunsTable, summarizeRuns } from '../../report/runs-summary.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
+import { registerRunsDelete } from './runs-delete.js';
 
 export function registerRuns(program: Command): void {
-  program.command('runs')
+  const runs = program.command('runs')
     .description('list stored runs: status, models, trials, failures, cost and date, newest first')
     .option('--format <format>', 'table or json', 'table')
     .option('--store <url>', 'store URL', DEFAULT_STORE_URL)
@@ -18,4 +19,5 @@ export function registerRuns(program: Command): void {
         await store.close();
       }
     });
+  registerRunsDelete(runs);
 }
