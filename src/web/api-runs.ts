@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
-import type { RunRecord, Store } from '../core/index.js';
+import { RunInUseError, type RunRecord, type Store } from '../core/index.js';
 import { summarizeRuns } from '../report/runs-summary.js';
+import { countTrials } from '../report/trial-counts.js';
 import type { LiveRuns } from './live.js';
 import { trialDetail, type Redact } from './trial-detail.js';
 import { RunIndex } from './run-index.js';
@@ -11,7 +12,7 @@ import { runResults } from './results.js';
 /** How stale a running run's trial rows may be when a page asks (its calls land as they happen). */
 const LIVE_REFRESH_MS = 1000;
 
-/** Read-only JSON over the Store interface: runs, one run's results and trials, one trial in full. */
+/** JSON over the Store interface: runs, one run's results and trials, one trial in full; deleting a run. */
 export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
   const api = new Hono();
   const indexes = new Map<string, RunIndex>();
@@ -35,9 +36,8 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
     const run = await store.getRun(c.req.param('id'));
     if (!run) return c.json({ error: `no run "${c.req.param('id')}" in this store` }, 404);
     const l = live.get(run.id);
-    const [results, rows] = await Promise.all([runResults(store, run.id), rowsOf(run)]);
-    const counts = { total: rows.length, done: 0, failed: 0, pending: 0 };
-    for (const r of rows) counts[r.status] += 1;
+    // The same count as `paideia runs` and the run list: every trial of every step kind.
+    const [results, counts] = await Promise.all([runResults(store, run.id), countTrials(store, run.id)]);
     return c.json({
       id: run.id, kind: run.kind, status: run.status, note: run.note ?? null, createdAt: run.createdAt, updatedAt: run.updatedAt,
       models: run.config.models.map(m => ({ alias: m.alias, spec: m.spec })), repeats: run.config.repeats,
@@ -56,6 +56,26 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
     const rows = await rowsOf(run);
     const page = queryTrials(rows, query);
     return c.json({ total: page.total, offset: query.offset, limit: query.limit, rows: page.rows.map(r => ({ ...r, input: r.input.slice(0, 300), output: r.output.slice(0, 300) })) });
+  });
+
+  // A write like the others (security.ts: JSON, same origin). A run this server is running, or one
+  // a worker holds live claims on, is refused: stop it first.
+  api.delete('/runs/:id', async c => {
+    const id = c.req.param('id');
+    const l = live.get(id);
+    if (l && !l.outcome && !l.error) return c.json({ error: `run ${id} is running in this server; stop it (Stop (drain) on its page) and delete it once it has stopped` }, 409);
+    try {
+      const deleted = await store.deleteRun(id);
+      if (!deleted) return c.json({ error: `no run "${id}" in this store` }, 404);
+      indexes.delete(id);
+      live.forget(id);
+      return c.json({ deleted });
+    } catch (error) {
+      if (error instanceof RunInUseError) {
+        return c.json({ error: `run ${id} is in use: ${error.usage}. Stop its workers (or wait until their leases run out), then delete it; the command line can force it: paideia runs delete ${id} --force --yes` }, 409);
+      }
+      throw error;
+    }
   });
 
   api.get('/runs/:id/bundle.html', async c => {

@@ -30,6 +30,13 @@ export class LiveRuns {
     return this.runs.get(runId);
   }
 
+  /** Drop a finished run (it was deleted from the store): its progress and events go with it. */
+  forget(runId: string): void {
+    const run = this.runs.get(runId);
+    if (run && !run.outcome && !run.error) throw new ConfigError([{ field: 'run', message: `run ${runId} is still running; stop it first` }]);
+    this.runs.delete(runId);
+  }
+
   /** Start a run; resolves with its id once planned, or rejects with the config's problems. */
   async launch(config: JsonObject): Promise<LiveRun> {
     const running = [...this.runs.values()].find(r => !r.outcome && !r.error && JSON.stringify(r.config) === JSON.stringify(config));

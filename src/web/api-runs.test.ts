@@ -1,0 +1,82 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunOutcome, Store } from '../core/index.js';
+import { loadShippedUnit, startStudyServer } from '../learning/testing/study-server.js';
+import type { FakeServer } from '../providers/testing/fake-servers.js';
+import { summarizeRuns } from '../report/runs-summary.js';
+import { startRun } from '../runs.js';
+import { openStore } from '../store/index.js';
+import { startWebServer, type RunningServer } from './serve.js';
+
+// A real learning run: 2 decks, each studied by 2 learners (one whose calls all fail) and rated by a judge on D1 and D2.
+let dir: string;
+let server: FakeServer;
+let store: Store;
+let web: RunningServer;
+let outcome: RunOutcome;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'paideia-api-runs-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'assets/index.html'), '<!doctype html><title>t</title>');
+  const unit = loadShippedUnit('udihe-possession');
+  server = await startStudyServer([unit]);
+  store = await openStore(`sqlite:${join(dir, 'p.db')}`);
+  const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'k' };
+  outcome = await startRun({
+    kind: 'learning', units: [unit.id], generators: ['good=openai:gen-good', 'floor=baseline:blank-deck'],
+    learners: ['strong=openai:learner-strong', 'broken=openai:learner-broken'], judges: ['j=openai:judge'], maxAttempts: 1,
+  }, { store, env }).done;
+  web = await startWebServer({ store, port: 0, assetsDir: join(dir, 'assets'), env, folders: { base: dir, suites: [], scenarios: [] } });
+}, 180_000);
+afterAll(async () => {
+  await web?.close();
+  await store?.close();
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const get = async <T>(path: string) => (await fetch(`${web.url}/api${path}`)).json() as Promise<T>;
+const del = (path: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => fetch(`${web.url}/api${path}`, { method: 'DELETE', headers, body: '{}' });
+
+describe('the runs API on a learning run', () => {
+  it('counts every trial of every step kind, as the engine and paideia runs do', async () => {
+    const all = outcome.done + outcome.failed + outcome.pending;
+    // 2 decks + 2 x 2 learners + 2 x 2 judge trials (D1, D2).
+    expect(all).toBe(10);
+    expect(outcome.failed).toBe(2);
+    const [listed] = await get<Array<{ id: string; trials: number; failures: number }>>('/runs');
+    const [cli] = await summarizeRuns(store);
+    expect([listed!.trials, listed!.failures]).toEqual([all, outcome.failed]);
+    expect([cli!.trials, cli!.failures]).toEqual([all, outcome.failed]);
+    const detail = await get<{ counts: { total: number; done: number; failed: number; pending: number; byKind: Array<{ kind: string; total: number; failed: number }> } }>(`/runs/${outcome.runId}`);
+    expect([detail.counts.total, detail.counts.done, detail.counts.failed, detail.counts.pending]).toEqual([all, outcome.done, outcome.failed, outcome.pending]);
+    expect(detail.counts.byKind.map(k => [k.kind, k.total, k.failed])).toEqual([['learning-deck', 2, 0], ['learning-learner', 4, 2], ['learning-judge', 4, 0]]);
+  });
+
+  it('deletes a run under the write rules: JSON only, same origin, then the run and its trial index are gone', async () => {
+    const id = outcome.runId;
+    expect((await get<{ total: number }>(`/runs/${id}/trials`)).total).toBe(2);
+    expect((await del(`/runs/${id}`, {})).status).toBe(415);
+    expect((await del(`/runs/${id}`, { 'content-type': 'application/json', origin: 'http://evil.example' })).status).toBe(403);
+    expect((await get<unknown[]>('/runs'))).toHaveLength(1);
+    const worker = { workerId: 'w1', pid: 7, host: 'lab' };
+    const deck = (await store.listTrials(id))[0]!;
+    await store.claimTrials(id, worker, [deck.id], Date.now() + 60_000);
+    const inUse = await del(`/runs/${id}`);
+    expect(inUse.status).toBe(409);
+    expect(((await inUse.json()) as { error: string }).error).toMatch(/in use: 1 trial\(s\) held by worker w1 \(pid 7 on lab\).*paideia runs delete .* --force --yes/);
+    await store.releaseClaims(id, 'w1');
+    const ok = await del(`/runs/${id}`);
+    expect(ok.status).toBe(200);
+    const { deleted } = (await ok.json()) as { deleted: { runId: string; trials: number; calls: number; blobs: number } };
+    expect(deleted).toMatchObject({ runId: id, trials: 10 });
+    expect(deleted.calls).toBeGreaterThan(0);
+    // The good deck's HTML and slide images were its own.
+    expect(deleted.blobs).toBeGreaterThan(0);
+    expect(await get<unknown[]>('/runs')).toEqual([]);
+    expect((await fetch(`${web.url}/api/runs/${id}/trials`)).status).toBe(404);
+    expect((await del(`/runs/${id}`)).status).toBe(404);
+  });
+});
