@@ -2,9 +2,10 @@ import { api } from '../api.js';
 import { h, link, put, usd, when } from '../dom.js';
 import { navigate } from '../nav.js';
 import type { RunListEntry } from '../types.js';
+import { confirmDelete } from './runs-delete.js';
 
 /** Every stored run of every kind; filters and search live in the URL. */
-export async function runsPage(main: HTMLElement, _params: string[], query: URLSearchParams): Promise<void> {
+export async function runsPage(main: HTMLElement, params: string[], query: URLSearchParams, notice?: string): Promise<void> {
   const runs = await api<RunListEntry[]>('/runs');
   const kind = query.get('kind') ?? '';
   const status = query.get('status') ?? '';
@@ -22,8 +23,12 @@ export async function runsPage(main: HTMLElement, _params: string[], query: URLS
   const chosen = new Set<string>();
   const compare = h('button', { type: 'button', disabled: true, onclick: () => navigate(`/compare?runs=${[...chosen].join(',')}`) }, 'Compare selected');
   const search = h('input', { type: 'search', name: 'q', value: query.get('q') ?? '', placeholder: 'run id or model' });
+  // After a delete the list is drawn again from the server, with what happened said first.
+  const remove = (r: RunListEntry) => confirmDelete(r, message => void runsPage(main, params, new URLSearchParams(location.search), message));
+  const status1 = h('p', { role: 'status', class: notice ? 'ok' : 'muted', tabindex: -1 }, notice ?? '');
   put(main,
     h('h1', {}, 'Runs'),
+    status1,
     h('form', { class: 'filters', role: 'search', onsubmit: e => { e.preventDefault(); setQuery('q', search.value.trim()); } },
       select('kind', 'Kind', [...new Set(runs.map(r => r.kind))], kind),
       select('status', 'Status', ['running', 'completed', 'stopped', 'failed'], status),
@@ -32,7 +37,7 @@ export async function runsPage(main: HTMLElement, _params: string[], query: URLS
       ? h('p', {}, runs.length ? 'No run matches these filters.' : 'No runs in this store yet. ', runs.length ? null : link('/launch', 'Launch one'))
       : h('table', { class: 'runs' },
         h('caption', {}, `${shown.length} of ${runs.length} runs, newest first`),
-        h('thead', {}, h('tr', {}, ...['Select', 'Run', 'Kind', 'Status', 'Models', 'Progress', 'Cost', 'Started', 'Updated'].map(c => h('th', { scope: 'col' }, c)))),
+        h('thead', {}, h('tr', {}, ...['Select', 'Run', 'Kind', 'Status', 'Models', 'Progress', 'Cost', 'Started', 'Updated', 'Delete'].map(c => h('th', { scope: 'col' }, c)))),
         h('tbody', {}, ...shown.map(r => h('tr', {},
           h('td', {}, h('input', {
             type: 'checkbox', 'aria-label': `select run ${r.id} for comparison`,
@@ -45,6 +50,8 @@ export async function runsPage(main: HTMLElement, _params: string[], query: URLS
           h('td', {}, r.live ? `${r.live.done + r.live.failed} / ${r.live.total}` : `${r.trials} trials`, r.failures ? h('span', { class: 'bad' }, ` · ${r.failures} failed`) : null),
           h('td', {}, usd(r.costUsd), r.costIncomplete ? ' + unknown' : ''),
           h('td', {}, h('time', { datetime: r.createdAt }, when(r.createdAt))),
-          h('td', {}, h('time', { datetime: r.updatedAt }, when(r.updatedAt))))))),
+          h('td', {}, h('time', { datetime: r.updatedAt }, when(r.updatedAt))),
+          h('td', {}, h('button', { type: 'button', class: 'danger', 'aria-label': `delete run ${r.id}`, onclick: () => remove(r) }, 'Delete')))))),
   );
+  if (notice) status1.focus();
 }
