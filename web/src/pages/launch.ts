@@ -25,33 +25,49 @@ export async function launchPage(main: HTMLElement, _p: string[], query: URLSear
   const props = Object.entries(kind.schema.properties ?? {}).filter(([n, s]) => n !== 'kind' && s.const === undefined);
   props.sort(([a], [b]) => rank(a) - rank(b));
   const readers: Array<() => [string, unknown] | undefined> = [];
+  const fields = new Map<string, Field>();
   const main1 = h('div', { class: 'fields' });
   const more = h('div', { class: 'fields' });
+  const details = h('details', {}, h('summary', {}, 'More settings'), more);
   for (const [name, schema] of props) {
-    const { el, read } = field(name, schema, choices[name], info);
-    (FIRST.includes(name) ? main1 : more).append(el);
-    readers.push(read);
+    const f = field(name, schema, choices[name], info);
+    (FIRST.includes(name) ? main1 : more).append(f.el);
+    readers.push(f.read);
+    fields.set(name, f);
   }
   const problems = h('div', { role: 'alert', class: 'error' });
+  // Each problem beside its field (and in the list above the button, which leads to it).
+  const show = (issues: Array<{ field?: string; message: string; file?: string; line?: number }>) => {
+    for (const f of fields.values()) f.invalid([]);
+    const at = new Map<string, string[]>();
+    for (const i of issues) if (i.field && fields.has(i.field)) (at.get(i.field) ?? at.set(i.field, []).get(i.field)!).push(i.message);
+    for (const [name, messages] of at) fields.get(name)!.invalid(messages);
+    if ([...at.keys()].some(n => !FIRST.includes(n))) details.open = true;
+    put(problems, issues.length ? h('ul', {}, ...issues.map(i => {
+      const f = i.field ? fields.get(i.field) : undefined;
+      const where = [i.file && (i.line ? `${i.file}:${i.line}` : i.file), f ? f.label : i.field].filter(Boolean).join(', ');
+      const text = where ? `${where}: ${i.message}` : i.message;
+      return h('li', {}, f ? h('button', { type: 'button', class: 'linkish', onclick: () => f.focus() }, text) : text);
+    })) : null);
+  };
   const form = h('form', {
     class: 'launch', onsubmit: async e => {
       e.preventDefault();
       const config: Record<string, unknown> = { kind: kind.name };
       for (const r of readers) { const kv = r(); if (kv) config[kv[0]] = kv[1]; }
-      put(problems);
+      show([]);
       try {
         const { runId } = await api<{ runId: string }>('/launch', { method: 'POST', body: { config } });
         navigate(`/runs/${encodeURIComponent(runId)}`);
       } catch (error) {
-        const issues = (error instanceof ApiError ? (error.body as { issues?: Array<{ field?: string; message: string }> }).issues : undefined) ?? [{ message: (error as Error).message }];
-        put(problems, h('ul', {}, ...issues.map(i => h('li', {}, i.field ? `${i.field}: ${i.message}` : i.message))));
+        show((error instanceof ApiError ? (error.body as { issues?: Array<{ field?: string; message: string }> }).issues : undefined) ?? [{ message: (error as Error).message }]);
       }
     },
   },
   h('label', {}, 'Kind of run ', h('select', { name: 'kind', onchange: ev => navigate(`/launch?kind=${(ev.target as HTMLSelectElement).value}`, true) },
     ...info.kinds.map(k => h('option', { value: k.name, selected: k.name === kind.name }, k.name)))),
   main1,
-  h('details', {}, h('summary', {}, 'More settings'), more),
+  details,
   problems,
   h('button', { type: 'submit', class: 'primary' }, 'Start run'));
   put(main, h('h1', {}, 'Launch a run'),
@@ -63,14 +79,45 @@ export async function launchPage(main: HTMLElement, _p: string[], query: URLSear
 
 const rank = (name: string) => (FIRST.includes(name) ? FIRST.indexOf(name) : FIRST.length);
 
-function field(name: string, s: JsonSchema, choices: string[] | undefined, info: LaunchInfo): { el: HTMLElement; read: () => [string, unknown] | undefined } {
+/** One field of the form: its element, its value, and where the server's problems with it are shown. */
+interface Field {
+  el: HTMLElement;
+  label: string;
+  read: () => [string, unknown] | undefined;
+  invalid: (messages: string[]) => void;
+  focus: () => void;
+}
+
+function field(name: string, s: JsonSchema, choices: string[] | undefined, info: LaunchInfo): Field {
+  const drawn = drawField(name, s, choices, info);
+  const label = labelOf(name);
+  const errorId = `e-${name}`;
+  const error = h('p', { id: errorId, class: 'error field-error', hidden: true });
+  drawn.el.append(error);
+  return {
+    ...drawn, label,
+    invalid(messages) {
+      error.hidden = messages.length === 0;
+      error.textContent = messages.join(' ');
+      for (const c of drawn.controls) {
+        if (messages.length) { c.setAttribute('aria-invalid', 'true'); c.setAttribute('aria-describedby', errorId); } else { c.removeAttribute('aria-invalid'); c.removeAttribute('aria-describedby'); }
+      }
+    },
+    focus: () => drawn.controls[0]?.focus(),
+  };
+}
+
+const labelOf = (name: string) => LABELS[name] ?? name.replace(/([A-Z])/g, ' $1').toLowerCase();
+
+function drawField(name: string, s: JsonSchema, choices: string[] | undefined, info: LaunchInfo): { el: HTMLElement; controls: HTMLElement[]; read: () => [string, unknown] | undefined } {
   const id = `f-${name}`;
-  const label = LABELS[name] ?? name.replace(/([A-Z])/g, ' $1').toLowerCase();
+  const label = labelOf(name);
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   if (type === 'array' && choices) {
     const boxes = choices.map(c => h('input', { type: 'checkbox', name, value: c }));
     return {
       el: h('fieldset', {}, h('legend', {}, label), ...choices.map((c, i) => h('label', { class: 'check' }, boxes[i]!, ' ', h('code', {}, c)))),
+      controls: boxes,
       read: () => { const v = boxes.filter(b => b.checked).map(b => b.value); return v.length ? [name, v] : undefined; },
     };
   }
@@ -82,16 +129,17 @@ function field(name: string, s: JsonSchema, choices: string[] | undefined, info:
     } }) : null;
     return {
       el: h('div', { class: 'field' }, h('label', { for: id }, label), area, hint),
+      controls: [area],
       read: () => { const v = area.value.split('\n').map(x => x.trim()).filter(Boolean); return v.length ? [name, v] : undefined; },
     };
   }
   if (type === 'boolean') {
     const box = h('input', { type: 'checkbox', id, name, checked: s.default === true });
-    return { el: h('div', { class: 'field' }, h('label', { for: id }, box, ` ${label}`)), read: () => (box.checked !== (s.default === true) ? [name, box.checked] : undefined) };
+    return { el: h('div', { class: 'field' }, h('label', { for: id }, box, ` ${label}`)), controls: [box], read: () => (box.checked !== (s.default === true) ? [name, box.checked] : undefined) };
   }
   if (type === 'string' && choices) {
     const select = h('select', { id, name }, h('option', { value: '' }, 'choose…'), ...choices.map(c => h('option', { value: c }, c)));
-    return { el: h('div', { class: 'field' }, h('label', { for: id }, label), select), read: () => (select.value ? [name, select.value] : undefined) };
+    return { el: h('div', { class: 'field' }, h('label', { for: id }, label), select), controls: [select], read: () => (select.value ? [name, select.value] : undefined) };
   }
   const numeric = type === 'number' || type === 'integer';
   const input = h('input', {
@@ -100,6 +148,7 @@ function field(name: string, s: JsonSchema, choices: string[] | undefined, info:
   });
   return {
     el: h('div', { class: 'field' }, h('label', { for: id }, label), input),
+    controls: [input],
     read: () => (input.value === '' ? undefined : [name, numeric ? Number(input.value) : input.value]),
   };
 }
