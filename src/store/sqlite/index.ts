@@ -9,6 +9,7 @@ import {
 } from '../../core/index.js';
 import { faultOf, storeError } from '../faults.js';
 import { createGroupCommit } from './group-commit.js';
+import { sqlitePermits } from './permits.js';
 import { MIGRATIONS } from './schema.js';
 import { insertJudgment, insertScore, prepare } from './statements.js';
 import { interner, toCall, toRun, toTrial, trialRow } from './rows.js';
@@ -323,6 +324,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       const bytes = new Uint8Array(row.bytes as Buffer);
       return { ref: { hash, mediaType: row.media_type as string, size: row.size as number }, bytes };
     },
+    ...sqlitePermits(() => db, read),
   };
 }
 
