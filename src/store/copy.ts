@@ -30,6 +30,7 @@ export async function copyRun(from: Store, to: Store, runId: string): Promise<Co
   const run = await from.getRun(runId);
   if (!run) throw new ConfigError([{ field: '--run', message: `no run "${runId}" in ${from.url}; list runs with: paideia runs --store ${from.url}` }]);
   if (await to.getRun(runId)) throw new ConfigError([{ field: 'TO', message: `${to.url} holds run ${runId} already; copy into another store, or leave it there` }]);
+  // The record as it is, status, note and updatedAt included: a copy is not an update of the run.
   await to.openRun(run);
   await to.saveItems(await from.listRunItems(runId));
   const trials = await from.listTrials(runId);
@@ -56,7 +57,6 @@ export async function copyRun(from: Store, to: Store, runId: string): Promise<Co
       artifacts++;
     }
   }
-  await to.setRunStatus(runId, run.status, run.note);
   return {
     runId, trials: trials.length, calls: seqOf.size, scores: scores.length, judgments: judgments.length, artifacts,
     blobs: blobs.copied, missingBlobs: [...new Set(blobs.missing)],
