@@ -53,6 +53,25 @@ export interface DeletedRun {
 }
 
 /**
+ * A rate limit every worker of a store draws from: a token bucket kept as a row of the store,
+ * created full on first use. Permits are requests or tokens, as the key says.
+ */
+export interface PermitBucket {
+  /** What the bucket limits, e.g. `requests openai:gpt-4.1 https://api.openai.com/v1`. */
+  key: string;
+  /** Most permits it holds: what may go at once after an idle spell. */
+  capacity: number;
+  /** Permits added per second. */
+  perSecond: number;
+}
+
+/** What a take got: `granted` permits (0 when fewer than asked at least were there), and how long until they would be. */
+export interface PermitGrant {
+  granted: number;
+  waitMs: number;
+}
+
+/**
  * The one store interface. SQLite (embedded default) and PostgreSQL implement it; nothing above
  * it may assume either. Every write is durable when its promise resolves. Writes given a fence
  * are refused with ClaimLostError when the writer no longer holds the trial's claim.
@@ -128,6 +147,15 @@ export interface Store {
   releaseBudget(runId: string, reservationId: string): Promise<void>;
   /** Sum of the run's reservations in flight. */
   reservedUsd(runId: string): Promise<number>;
+
+  /**
+   * Take up to `want` permits, and at least `atLeast`, from a shared token bucket, atomically
+   * across workers (refilled by the store's clock, so workers on machines with skewed clocks
+   * share one rate). None when fewer than `atLeast` are there; `waitMs` says when they will be.
+   */
+  takePermits(bucket: PermitBucket, want: number, atLeast: number): Promise<PermitGrant>;
+  /** Put permits back that were taken and not spent (negative: charge more than was taken, into debt). */
+  returnPermits(bucket: PermitBucket, amount: number): Promise<void>;
 
   /** Free-form, namespaced artefacts of later stages (dialogues, study data). */
   putArtifact(runId: string, kind: string, key: string, value: JsonValue): Promise<void>;

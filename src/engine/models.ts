@@ -11,6 +11,8 @@ export interface ModelWiring {
   scriptFile?: string;
   seed: number;
   requestsPerMinute?: number;
+  /** Input + output tokens per minute per model, with requestsPerMinute. */
+  tokensPerMinute?: number;
   maxAttempts: number;
   timeoutMs?: number;
   store: Store;
@@ -39,7 +41,7 @@ async function replayIndex(store: Store, target: string): Promise<Map<string, Ch
   return index;
 }
 
-/** Build every model of a run, wrapped with retries (honouring Retry-After) and an optional rate limit. */
+/** Build every model of a run, wrapped with retries (honouring Retry-After) and an optional rate limit shared through the store. */
 export async function buildModels(specs: ModelSpec[], w: ModelWiring): Promise<Map<string, ChatModel>> {
   const out = new Map<string, ChatModel>();
   for (const spec of specs) {
@@ -52,7 +54,13 @@ export async function buildModels(specs: ModelSpec[], w: ModelWiring): Promise<M
       ...(replay ? { replayLookup: async ctx => replay.get(`${ctx?.itemId}\u0000${ctx?.repeat}\u0000${ctx?.turn}`) } : {}),
     });
     const middleware = [retryMiddleware({ maxAttempts: w.maxAttempts })];
-    if (w.requestsPerMinute) middleware.push(rateLimitMiddleware({ requestsPerMinute: w.requestsPerMinute }));
+    // The limit is the store's, keyed by model and endpoint: every worker of the store shares it.
+    if (w.requestsPerMinute) {
+      middleware.push(rateLimitMiddleware({
+        requestsPerMinute: w.requestsPerMinute, ...(w.tokensPerMinute ? { tokensPerMinute: w.tokensPerMinute } : {}),
+        shared: { store: w.store, key: `${spec.spec} ${base.endpoint ?? ''}`.trim() },
+      }));
+    }
     out.set(spec.alias, base.isBaseline ? base : wrapChatModel(base, ...middleware));
   }
   return out;

@@ -1,7 +1,9 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
 import { loadPriceTable } from '../providers/pricing.js';
 import { unpricedForCap } from '../engine/pricing.js';
+import { saveWorkerConfig } from '../engine/worker-config.js';
 import { loadScenario } from './load.js';
 import { SCENARIO_RUN, runScenario, scenarioSpecs, type ScenarioRunSummary } from './run.js';
 
@@ -23,6 +25,8 @@ export const ScenarioRunConfigSchema = z.strictObject({
   script: z.string().min(1).optional(),
   /** The endpoint of every openai model (`--base-url`); the file's keys are then never sent. */
   baseUrl: z.string().min(1).optional(),
+  /** Plan and store the run, call nothing: `paideia worker` processes run it (from the config stored with it). */
+  planOnly: z.boolean().default(false),
 });
 
 export type ScenarioRunConfig = z.input<typeof ScenarioRunConfigSchema>;
@@ -47,7 +51,15 @@ export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchem
     ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}), ...(ctx.env ? { env: ctx.env } : {}),
     ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.stopSignal ? { stopSignal: ctx.stopSignal } : {}),
     onEvent: e => ctx.onEvent(e.type === 'planned' ? { type: 'planned', runId: e.runId, kind: e.kind, trials: e.trials } : e),
+    planOnly: c.planOnly,
   });
+  // Workers start the run from what it was planned with; paths as absolute ones (a worker may
+  // start elsewhere: on another machine the files must be at the same paths), prices stored with the run.
+  if (c.planOnly) {
+    await saveWorkerConfig(ctx.store, run.id, {
+      ...c, file: resolve(c.file), ...(c.script ? { script: resolve(c.script) } : {}), prices: undefined, planOnly: false,
+    });
+  }
   const failed = summary.failed + (summary.judging?.failed ?? 0);
   return {
     runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.ended + summary.capped, failed,

@@ -42,6 +42,8 @@ export interface RunScenarioOptions {
   costCapUsd?: number;
   signal?: AbortSignal;
   onEvent?: (event: ScenarioEvent) => void;
+  /** Plan and store the run, call nothing (workers run it). */
+  planOnly?: boolean;
 }
 
 export interface ScenarioRunSummary {
@@ -143,13 +145,15 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
   })));
   await store.setRunStatus(runId, 'running');
   o.onEvent?.({ type: 'planned', runId, kind: SCENARIO_RUN, trials: trials.length, dialogues: dialogues.length, judgments: judges.length });
+  if (o.planOnly) return { run, summary: { runId, dialogues: dialogues.length, ended: 0, capped: 0, failed: 0, pending: dialogues.length, spentUsd: 0 } };
 
   const steps = scenarioSteps(scenario);
   let judgedNow = 0;
   const summary = await executeTrials({
     store, runId, trials, stepOf: steps, models,
     identityOf: alias => ({ spec: specs.find(s => s.alias === alias)!.spec, endpoint: models.get(alias)?.endpoint }),
-    cost: pricedCosts(prices, specs, alias => models.get(alias)?.endpoint),
+    // The table stored with the run: a resumed run, or a worker's session, prices as it was planned.
+    cost: pricedCosts(run.prices, specs, alias => models.get(alias)?.endpoint),
     // The stored run's: a run stored before max_tokens defaults existed keeps sending none.
     ...(run.config.maxTokens !== undefined ? { maxTokens: run.config.maxTokens } : {}), ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
     // Dialogues and judges share the scenario's concurrency, as one pool.

@@ -233,6 +233,37 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       await s.close();
     });
 
+    it('keeps shared rate limits as token buckets: full at first, never granting twice, refilled and given back', async () => {
+      const s = await open();
+      // 0.001 permits a second: no refill to speak of within the test.
+      const slow = { key: 'requests openai:m', capacity: 10, perSecond: 0.001 };
+      expect(await s.takePermits(slow, 4, 1)).toEqual({ granted: 4, waitMs: 0 });
+      // Twenty workers asking at once share the six left, and no more.
+      const asks = await Promise.all(Array.from({ length: 20 }, () => s.takePermits(slow, 1, 1)));
+      expect(asks.reduce((a, g) => a + g.granted, 0)).toBe(6);
+      const refused = asks.find(g => g.granted === 0)!;
+      // One permit at 0.001 a second: about 1,000 s away (less what trickled in meanwhile).
+      expect(refused.waitMs).toBeGreaterThan(990_000);
+      expect(refused.waitMs).toBeLessThanOrEqual(1_000_000);
+      // Given back: up to the capacity, never beyond.
+      await s.returnPermits(slow, 3);
+      expect(await s.takePermits(slow, 10, 3)).toEqual({ granted: 3, waitMs: 0 });
+      await s.returnPermits(slow, 50);
+      expect((await s.takePermits(slow, 50, 1)).granted).toBe(10);
+      // Below `atLeast` nothing is granted, even when some permits are there; a debt delays the next take.
+      const tokens = { key: 'tokens openai:m', capacity: 100, perSecond: 1000 };
+      expect((await s.takePermits(tokens, 100, 100)).granted).toBe(100);
+      await s.returnPermits(tokens, -400);
+      const inDebt = await s.takePermits(tokens, 50, 50);
+      expect(inDebt.granted).toBe(0);
+      expect(inDebt.waitMs).toBeGreaterThan(300);
+      expect(inDebt.waitMs).toBeLessThanOrEqual(450);
+      // Refilled at 1,000 a second: half a second later a full bucket again.
+      await new Promise(resolve => setTimeout(resolve, 600));
+      expect(await s.takePermits(tokens, 100, 100)).toEqual({ granted: 100, waitMs: 0 });
+      await s.close();
+    });
+
     it('upserts artifacts by run, kind and key', async () => {
       const s = await open();
       await s.putArtifact('run-1', 'dialogue', 'b', { turns: 1 });

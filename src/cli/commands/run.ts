@@ -26,6 +26,7 @@ export interface RunFlags {
   retryErrors?: boolean;
   concurrency?: string;
   rpm?: string;
+  tpm?: string;
   baseUrl?: string;
   script?: string;
   store: string;
@@ -57,7 +58,8 @@ export function addRunFlags(cmd: Command): Command {
     .option('--resume <run-id>', 'continue a stored run (same as re-running the same command)')
     .option('--retry-errors', 'run the failed trials of the run again')
     .option('--concurrency <n>', 'concurrent calls per provider', '8')
-    .option('--rpm <n>', 'requests per minute per model')
+    .option('--rpm <n>', 'requests per minute per model, shared by every process on the store (a burst of one second\'s worth)')
+    .option('--tpm <n>', 'input + output tokens per minute per model (with --rpm), shared like it')
     .option('--base-url <url>', 'base URL of the OpenAI-compatible endpoint of openai: models (default OPENAI_BASE_URL, else api.openai.com); anthropic: models read ANTHROPIC_BASE_URL, ollama: OLLAMA_BASE_URL')
     .option('--script <file>', 'script of turns for baseline:script')
     .option('--max-attempts <n>', 'attempts per call, first try included', '5')
@@ -95,6 +97,8 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
   const costCapUsd = numberFlag('--cost-cap', f.costCap, nonNegative, 'an amount in USD >= 0');
   const concurrency = numberFlag('--concurrency', f.concurrency, positiveInt, 'a whole number >= 1')!;
   const rpm = numberFlag('--rpm', f.rpm, positiveInt, 'a whole number >= 1');
+  const tpm = numberFlag('--tpm', f.tpm, positiveInt, 'a whole number >= 1');
+  if (tpm && !rpm) throw new ConfigError([{ field: '--tpm', message: 'a token limit goes with a request limit: add --rpm N (the provider\'s requests per minute)' }]);
   const maxAttempts = numberFlag('--max-attempts', f.maxAttempts, positiveInt, 'a whole number >= 1')!;
   const timeoutMs = numberFlag('--timeout', f.timeout, positiveInt, 'milliseconds >= 1');
   const store = await openStore(f.store);
@@ -102,7 +106,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
     kind: 'suite', suites, models: f.model ?? [], repeats, seed, ...(listFlag(f.tests) ? { tests: listFlag(f.tests)! } : {}),
     ...(params.temperature !== undefined ? { temperature: params.temperature } : {}), ...(params.maxTokens !== undefined ? { maxTokens: params.maxTokens } : {}),
     ...(costCapUsd !== undefined ? { costCapUsd } : {}), ...(f.prices ? { prices: f.prices } : {}), useCache: f.cache, retryErrors: f.retryErrors ?? false,
-    ...(f.resume ? { resume: f.resume } : {}), concurrency, ...(rpm ? { requestsPerMinute: rpm } : {}), maxAttempts, ...(timeoutMs ? { timeoutMs } : {}),
+    ...(f.resume ? { resume: f.resume } : {}), concurrency, ...(rpm ? { requestsPerMinute: rpm } : {}), ...(tpm ? { tokensPerMinute: tpm } : {}), maxAttempts, ...(timeoutMs ? { timeoutMs } : {}),
     ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}), ...(f.script ? { script: f.script } : {}),
     ...(f.judge?.length ? { judges: f.judge } : {}), ...(f.judgeFamily?.length ? { judgeFamilies: f.judgeFamily } : {}),
     ...(f.judgeBaseUrl ? { judgeBaseUrl: f.judgeBaseUrl } : {}), ...(f.planOnly ? { planOnly: true } : {}),

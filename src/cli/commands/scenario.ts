@@ -47,6 +47,7 @@ export interface ScenarioRunFlags {
   costCap?: string;
   prices?: string;
   baseUrl?: string;
+  planOnly?: boolean;
 }
 
 /** `paideia scenario run`: exit 0 all done, 1 some dialogues or judge calls failed, 2 bad input, 3 interrupted or cost cap (resumable). */
@@ -68,13 +69,17 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
       const config: ScenarioRunConfig = {
         kind: 'scenario', file, models: f.model ?? [], ...(repeats ? { repeats } : {}), judge: f.judge, retryErrors: f.retryErrors ?? false,
         ...(costCapUsd !== undefined ? { costCapUsd } : {}), ...(f.prices ? { prices: f.prices } : {}), ...(f.script ? { script: f.script } : {}),
-        ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}),
+        ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}), ...(f.planOnly ? { planOnly: true } : {}),
       };
       const handle = startRun(config, { store, ...(signal ? { signal } : {}), ...(io.env ? { env: io.env } : {}) });
       handle.on(progress(io, plannedCounts(scenario, repeats ?? scenario.globals.repeats, f.judge)));
       const outcome = await handle.done as ScenarioRunOutcome;
       const summary = outcome.scenario;
       runId = outcome.runId;
+      if (f.planOnly) {
+        io.stderr(`planned; run its dialogues and judgments with: ${commandHint(['worker', '--run', runId], store.url)} (as many as you like, on any machine that reaches the store and has ${file} at the same path)\n`);
+        return EXIT_CODES.ok;
+      }
       const j = summary.judging;
       io.stderr(`run ${runId}: ${summary.ended} ended, ${summary.capped} capped, ${summary.failed} failed, ${summary.pending} pending dialogue(s)`
         + (j ? `; judgments: ${j.new} new, ${j.stored} stored, ${j.unscored} unscored, ${j.failed} failed, ${j.pending} pending` : '') + `; spent $${summary.spentUsd.toFixed(4)} (store ${store.url})\n`);
@@ -187,7 +192,7 @@ export function registerScenario(program: Command): void {
     .description('run every dialogue of a scenario, storing each turn as it happens, then judge them')
     .argument('<file>')
     .option('-m, --model <alias=spec>', 'override a scenario model, e.g. teacher=openai:gpt-4.1; repeat an alias to sweep it', collect)
-    .option('--store <url>', 'sqlite:<path>', DEFAULT_STORE_URL)
+    .option('--store <url>', 'sqlite:<path> or postgres://USER@HOST[:PORT]/DATABASE', DEFAULT_STORE_URL)
     .option('--resume', 'continue the stored run of this scenario and models (fails if there is none)')
     .option('--repeats <n>', 'dialogues per task (default globals.repeats or 1)')
     .option('--script <file>', 'script for baseline:script overrides')
@@ -197,6 +202,7 @@ export function registerScenario(program: Command): void {
     .option('--cost-cap <usd>', 'hard cap on the run\'s spend (dialogue turns and judge calls); stops with exit 3 before a call could pass it')
     .option('--prices <file>', 'price table JSON instead of the shipped one')
     .option('--base-url <url>', 'endpoint of every openai model (the file\'s and --model\'s), e.g. http://127.0.0.1:8080/v1; the file\'s api_key is then never sent, the key comes from OPENAI_API_KEY')
+    .option('--plan-only', 'plan and store the run, print its id and call nothing; paideia worker processes run it')
     .action(async (file: string, f: ScenarioRunFlags) => {
       const controller = new AbortController();
       const stop = () => controller.abort();

@@ -11,7 +11,8 @@ export async function storeCopyCommand(fromUrl: string, toUrl: string, f: { run?
       const ids = f.run ? [f.run] : (await from.listRuns()).map(r => r.id);
       for (const id of ids) {
         const c = await copyRun(from, to, id);
-        process.stderr.write(`copied run ${id}: ${c.trials} trial(s), ${c.calls} call(s), ${c.scores} score(s), ${c.judgments} judgment(s), ${c.artifacts} artefact(s) to ${to.url}\n`);
+        process.stderr.write(`copied run ${id}: ${c.trials} trial(s), ${c.calls} call(s), ${c.scores} score(s), ${c.judgments} judgment(s), ${c.artifacts} artefact(s), ${c.blobs} blob(s) to ${to.url}\n`);
+        if (c.missingBlobs.length) process.stderr.write(`warning: run ${id} points at ${c.missingBlobs.length} blob(s) that ${from.url} does not hold (${c.missingBlobs.slice(0, 3).join(', ')}${c.missingBlobs.length > 3 ? ', ...' : ''}); the copy lacks them as the source does\n`);
         process.stdout.write(`${id}\n`);
       }
     } finally {

@@ -7,6 +7,7 @@ import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '..
 import { openStore } from '../../store/index.js';
 import { createDatabase, startTestCluster, type TestCluster } from '../../store/postgres/testing/cluster.js';
 import { runCli, startCli, waitFor, type CliResult } from '../testing/run-cli.js';
+import { busiestWindow as busiest } from '../../providers/testing/busiest-window.js';
 
 let cluster: Promise<TestCluster> | undefined;
 const started = () => (cluster ??= startTestCluster());
@@ -18,7 +19,7 @@ afterAll(async () => (await cluster)?.destroy());
 const ITEMS = 60;
 
 /** A suite of grammar items and a model server that answers each right after `delayMs`. */
-async function setUp(delayMs: number): Promise<{ cwd: string; suite: string; server: FakeServer; url: string }> {
+async function setUp(delayMs: number, heard: number[] = []): Promise<{ cwd: string; suite: string; server: FakeServer; url: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'paideia-workers-'));
   const suite = join(cwd, 'suite.jsonl');
   writeFileSync(suite, Array.from({ length: ITEMS }, (_, i) => JSON.stringify({
@@ -28,7 +29,7 @@ async function setUp(delayMs: number): Promise<{ cwd: string; suite: string; ser
   })).join('\n'));
   const server = await startOpenAICompatibleServer({
     reply: req => ({
-      status: 200, delayMs,
+      status: 200, delayMs: (heard.push(performance.now()), delayMs),
       body: openAIChatBody({ text: `focail${JSON.stringify(req.body).match(/focal(\d+)/)?.[1] ?? 'x'}`, usage: { prompt_tokens: 50, completion_tokens: 50 } }),
     }),
   });
@@ -96,6 +97,26 @@ describe('paideia worker on a PostgreSQL store', () => {
     expect(got.calls).toBeGreaterThanOrEqual(20);
     expect(got.calls).toBeLessThan(2 * ITEMS);
     expect(s.server.requests.length).toBe(got.calls);
+  }, 240_000);
+
+  it('the rate limit planned with the run holds across three workers: the server never hears more than the limit allows', async () => {
+    const heard: number[] = [];
+    const s = await setUp(5, heard);
+    // 20 requests a second (a burst of 20, one second's worth) for the whole run, whatever the workers.
+    const runId = await plan(s, ['--rpm', '1200']);
+    const t0 = performance.now();
+    const results = await Promise.all([worker(s, runId), worker(s, runId), worker(s, runId)].map(w => w.done));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    expect(heard).toHaveLength(2 * ITEMS);
+    // A token bucket lets through at most its burst plus the rate times the window, and each
+    // worker may hold one permit taken ahead (about 50 ms worth of the rate) for up to 200 ms:
+    // 20 + 20 W + 3. Three workers each limited on their own would be heard at 60 a second.
+    expect(busiest(heard, 1000)).toBeLessThanOrEqual(20 + 20 + 3);
+    expect(busiest(heard, 3000)).toBeLessThanOrEqual(20 + 60 + 3);
+    // 120 calls at 20 a second after a burst of 20: at least 5 s, whatever the number of workers.
+    expect(performance.now() - t0).toBeGreaterThan(4900);
+    const got = await stored(s.url, runId);
+    expect([got.calls, got.perTrial.size, got.done, got.run?.status]).toEqual([2 * ITEMS, 2 * ITEMS, 2 * ITEMS, 'completed']);
   }, 240_000);
 
   it('a worker killed with -9 mid-run and started again: the run completes, repeats at most its calls in flight', async () => {

@@ -1,5 +1,6 @@
 import type { ChatRequest, ChatResult } from '../../core/chat-model.js';
 import { estimateRequestTokens } from '../shared/estimate-tokens.js';
+import { sharedAdmission, type Admission, type PermitStore } from './rate-limit-shared.js';
 import { sleep as realSleep, type SleepFunction } from './sleep.js';
 import type { ChatModelMiddleware } from './wrap.js';
 
@@ -7,8 +8,13 @@ export interface RateLimitSettings {
   requestsPerMinute: number;
   /** Input + output tokens per minute; requests are charged an estimate, corrected by reported usage. */
   tokensPerMinute?: number;
-  /** Requests that may go at once after an idle spell. Default `requestsPerMinute`. */
+  /** Requests that may go at once after an idle spell. Default one second's worth (at least 1). */
   burst?: number;
+  /**
+   * Share the limit with every process using this store: its buckets are rows of the store,
+   * named by `key` (the model and endpoint), so N workers together stay under the rate.
+   */
+  shared?: { store: PermitStore; key: string };
   /** Milliseconds clock; injected by tests. */
   now?: () => number;
   sleep?: SleepFunction;
@@ -36,42 +42,64 @@ class Bucket {
   }
 }
 
-/**
- * Keeps calls under a provider's per-minute limits, so a big run spends its time waiting here
- * rather than collecting 429s. Waiters are served first come, first served.
- */
-export function rateLimitMiddleware(settings: RateLimitSettings): ChatModelMiddleware {
-  const now = settings.now ?? Date.now;
-  const sleep = settings.sleep ?? realSleep;
-  const estimate = settings.estimateTokens ?? ((r: ChatRequest) => {
-    const e = estimateRequestTokens(r);
-    return e.inputTokens + e.outputTokens;
-  });
-  const requests = new Bucket(settings.burst ?? settings.requestsPerMinute, settings.requestsPerMinute / 60_000, now);
-  const tokens = settings.tokensPerMinute ? new Bucket(settings.tokensPerMinute, settings.tokensPerMinute / 60_000, now) : undefined;
+/** This process's own buckets; waiters are served first come, first served. */
+function localAdmission(s: RateLimitSettings, burst: number): Admission {
+  const now = s.now ?? Date.now;
+  const sleep = s.sleep ?? realSleep;
+  const requests = new Bucket(burst, s.requestsPerMinute / 60_000, now);
+  const tokens = s.tokensPerMinute ? new Bucket(s.tokensPerMinute, s.tokensPerMinute / 60_000, now) : undefined;
   let tail: Promise<void> = Promise.resolve();
-
-  async function admit(cost: number, signal: AbortSignal | undefined): Promise<void> {
-    // A request bigger than the whole bucket would wait forever; let it through on a full bucket.
-    const need = tokens ? Math.min(cost, tokens.capacity) : 0;
+  async function admit(need: number, signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
       const wait = Math.max(requests.waitFor(1), tokens ? tokens.waitFor(need) : 0);
       if (wait <= 0) break;
       await sleep(wait, signal);
     }
     requests.take(1);
-    tokens?.take(cost);
+    tokens?.take(need);
   }
+  return {
+    admit(need, signal) {
+      const turn = tail.then(() => admit(need, signal));
+      tail = turn.catch(() => undefined);
+      return turn;
+    },
+    correct(delta) {
+      tokens?.take(delta);
+    },
+  };
+}
+
+/**
+ * Keeps calls under a provider's per-minute limits, so a big run spends its time waiting here
+ * rather than collecting 429s: in this process, or across every worker sharing the store.
+ */
+export function rateLimitMiddleware(settings: RateLimitSettings): ChatModelMiddleware {
+  const estimate = settings.estimateTokens ?? ((r: ChatRequest) => {
+    const e = estimateRequestTokens(r);
+    return e.inputTokens + e.outputTokens;
+  });
+  // A minute's worth at once is the burst a provider's shorter windows refuse; one second's is not.
+  const burst = settings.burst ?? Math.max(1, settings.requestsPerMinute / 60);
+  const tokenCapacity = settings.tokensPerMinute ?? 0;
+  const admission = settings.shared
+    ? sharedAdmission({
+      store: settings.shared.store, ...(settings.sleep ? { sleep: settings.sleep } : {}),
+      requests: { key: `requests ${settings.shared.key}`, capacity: burst, perSecond: settings.requestsPerMinute / 60 },
+      ...(settings.tokensPerMinute ? { tokens: { key: `tokens ${settings.shared.key}`, capacity: tokenCapacity, perSecond: settings.tokensPerMinute / 60 } } : {}),
+    })
+    : localAdmission(settings, burst);
 
   return {
     name: 'rate-limit',
     wrapGenerate: async function generateRateLimited({ doGenerate, request, options }): Promise<ChatResult> {
-      const cost = tokens ? estimate(request) : 0;
-      const turn = tail.then(() => admit(cost, options.signal));
-      tail = turn.catch(() => undefined);
-      await turn;
+      const cost = tokenCapacity ? estimate(request) : 0;
+      // A request bigger than the whole bucket would wait forever; it goes on a full bucket, charged in full.
+      const need = Math.min(cost, tokenCapacity);
+      await admission.admit(need, options.signal);
+      if (cost > need) admission.correct(cost - need);
       const result = await doGenerate();
-      if (tokens && result.usage) tokens.take(result.usage.inputTokens + result.usage.outputTokens - cost);
+      if (tokenCapacity && result.usage) admission.correct(result.usage.inputTokens + result.usage.outputTokens - cost);
       return result;
     },
   };

@@ -229,6 +229,15 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
     async listArtifactKinds(runId) {
       return (await run(SQL.artifactKinds, [runId])).map(r => r.kind as string);
     },
+    async takePermits(b, want, atLeast) {
+      const row = (await run(SQL.takePermits, [b.key, b.capacity, b.perSecond / 1000, want, atLeast]))[0]!;
+      return { granted: Number(row.granted), waitMs: Number(row.wait_ms) };
+    },
+    async returnPermits(b, amount) {
+      // Not retried: a return that did commit before the connection broke would count twice, and
+      // over-returning could let workers pass the rate; a lost return only wastes permits.
+      await pool.query({ ...SQL.returnPermits, values: [b.key, b.capacity, amount] });
+    },
     async putBlob(bytes, mediaType) {
       const hash = createHash('sha256').update(bytes).digest('hex');
       await run(SQL.putBlob, [hash, mediaType, bytes.byteLength, Buffer.from(bytes)]);

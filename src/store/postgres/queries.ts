@@ -4,6 +4,12 @@
  */
 const q = (name: string, text: string) => ({ name, text });
 
+// A token bucket's take ($1 key, $2 capacity, $3 permits per ms, $4 want, $5 at least), the
+// arithmetic of permit-bucket.ts: refill up to the capacity by the server's clock, then grant.
+const refilled = 'least($2::float8, b.level + greatest(0, excluded.at_ms - b.at_ms) * $3::float8)';
+const granted = (level: string) => `(CASE WHEN ${level} >= $5::float8 THEN least($4::float8, floor(${level})) ELSE 0 END)`;
+const waitMs = (level: string) => `(CASE WHEN ${level} >= $5::float8 THEN 0 ELSE ceil(($5::float8 - ${level}) / $3::float8) END)`;
+
 export const SQL = {
   insertRun: q('insert-run', `INSERT INTO runs (id, kind, created_at, updated_at, status, config, prices, paideia_version, note)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`),
@@ -93,6 +99,15 @@ export const SQL = {
   release: q('release', 'DELETE FROM reservations WHERE run_id = $1 AND id = $2'),
   releaseReservations: q('release-reservations', 'DELETE FROM reservations WHERE run_id = $1 AND worker_id = $2'),
   reserved: q('reserved', 'SELECT COALESCE(SUM(amount_usd), 0) AS total FROM reservations WHERE run_id = $1'),
+  // One statement, one round trip: the row lock of ON CONFLICT makes takers take turns, and each
+  // reads the level its predecessor left; the take's outcome is kept on the row to return it.
+  takePermits: q('take-permits', `INSERT INTO rate_buckets AS b (key, level, at_ms, granted, wait_ms)
+    SELECT $1, $2::float8 - ${granted('$2::float8')}, ms, ${granted('$2::float8')}, ${waitMs('$2::float8')}
+    FROM (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms) now
+    ON CONFLICT (key) DO UPDATE SET level = ${refilled} - ${granted(refilled)}, at_ms = greatest(b.at_ms, excluded.at_ms),
+      granted = ${granted(refilled)}, wait_ms = ${waitMs(refilled)}
+    RETURNING granted, wait_ms`),
+  returnPermits: q('return-permits', 'UPDATE rate_buckets SET level = least($2::float8, level + $3::float8) WHERE key = $1'),
   putBlob: q('put-blob', 'INSERT INTO blobs (hash, media_type, size, bytes) VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING'),
   getBlob: q('get-blob', 'SELECT media_type, size, bytes FROM blobs WHERE hash = $1'),
 };

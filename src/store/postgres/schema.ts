@@ -122,4 +122,15 @@ export const MIGRATIONS: string[] = [
     bytes BYTEA NOT NULL
   );
   `,
+  // Shared rate limits: one token bucket per limit, every worker draws from it.
+  `
+  CREATE TABLE rate_buckets (
+    key TEXT PRIMARY KEY,
+    level DOUBLE PRECISION NOT NULL,
+    at_ms DOUBLE PRECISION NOT NULL,
+    -- What the latest take got, returned to its taker by the same statement.
+    granted DOUBLE PRECISION NOT NULL,
+    wait_ms DOUBLE PRECISION NOT NULL
+  );
+  `,
 ];

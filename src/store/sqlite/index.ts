@@ -10,6 +10,7 @@ import {
 import { faultOf, storeError } from '../faults.js';
 import { deleteRunSqlite } from './delete-run.js';
 import { createGroupCommit } from './group-commit.js';
+import { sqlitePermits } from './permits.js';
 import { MIGRATIONS } from './schema.js';
 import { insertJudgment, insertScore, prepare } from './statements.js';
 import { interner, toCall, toRun, toTrial, trialRow } from './rows.js';
@@ -327,6 +328,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
     async deleteRun(runId, d = {}) {
       return read(() => deleteRunSqlite(db, runId, d.force ?? false));
     },
+    ...sqlitePermits(() => db, read),
   };
 }
 

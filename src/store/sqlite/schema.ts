@@ -128,4 +128,12 @@ export const MIGRATIONS: string[] = [
   );
   DROP TABLE leases;
   `,
+  // Shared rate limits (token buckets) every process on the file draws from.
+  `
+  CREATE TABLE rate_buckets (
+    key TEXT PRIMARY KEY,
+    level REAL NOT NULL,
+    at_ms REAL NOT NULL
+  );
+  `,
 ];
