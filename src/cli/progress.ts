@@ -30,7 +30,7 @@ export function createProgress(stream: ProgressStream = process.stderr): (e: Run
       spent = e.spentUsd;
       startDone = done + failed;
       started = Date.now();
-      stream.write(`${e.pending} trial(s) to run; ${e.done} done and ${e.failed} failed before.\n`);
+      stream.write(`${startLine(e)}\n`);
       return;
     }
     if (e.type === 'stop') {
@@ -66,6 +66,13 @@ export function createProgress(stream: ProgressStream = process.stderr): (e: Run
       lastLog = now;
     }
   };
+}
+
+/** What a session starts with: failed trials run again (`--retry-errors`) still count as failed before. */
+export function startLine(e: { pending: number; done: number; failed: number; retried?: number }): string {
+  const retried = e.retried ?? 0;
+  const again = retried ? ` (${retried} of them run again)` : '';
+  return `${e.pending} trial(s) to run; ${e.done} done and ${e.failed + retried} failed before${again}.`;
 }
 
 function formatSeconds(s: number): string {

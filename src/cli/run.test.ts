@@ -106,8 +106,12 @@ describe('paideia run', () => {
     const before = server.requests.length;
     expect(before).toBe(3 + 2 * 2); // 3 good calls, 2 failing trials x 2 attempts
     healthy = true;
+    // a plain resume and a retry both say what the run holds: 3 done, 2 failed
+    const resumed = await runCli(['run', '--resume', runId], { cwd });
+    expect(resumed.stderr).toContain('0 trial(s) to run; 3 done and 2 failed before.');
     const retried = await runCli(['run', '--resume', runId, '--retry-errors', '--base-url', server.baseURL], { cwd });
     expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.stderr).toContain('2 trial(s) to run; 3 done and 2 failed before (2 of them run again).');
     expect(server.requests.length - before).toBe(2);
   });
 

@@ -11,7 +11,11 @@ export type StopReason = 'cost-cap' | 'interrupt' | 'claim-lost';
  */
 export type RunEvent =
   | { type: 'planned'; runId: string; kind: string; trials: number }
-  | { type: 'start'; total: number; done: number; failed: number; pending: number; spentUsd: number }
+  /**
+   * `done` and `failed` count trials finished before this session and not run again; `retried`
+   * counts failed trials run again (`--retry-errors`), which are in `pending`.
+   */
+  | { type: 'start'; total: number; done: number; failed: number; pending: number; spentUsd: number; retried?: number }
   | { type: 'trial'; trial: Trial; status: 'done' | 'failed'; costUsd: number; spentUsd: number; scores?: Score[] }
   | { type: 'retry'; trial: Trial; attempt: number; delayMs: number; error: string }
   | { type: 'stop'; reason: StopReason }

@@ -61,11 +61,15 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   const statuses = o.offline ? new Map<string, 'done' | 'failed'>() : await o.store.listTrialStatuses(o.runId);
   const count = { done: 0, failed: 0, needsCall: 0, blocked: 0 };
   const open: Trial[] = [];
+  let retried = 0;
   for (const t of o.trials) {
     const s = statuses.get(t.id);
     if (s === 'done') count.done++;
     else if (s === 'failed' && !o.retryErrors) count.failed++;
-    else open.push(t);
+    else {
+      if (s === 'failed') retried++;
+      open.push(t);
+    }
   }
   const claims = o.offline ? undefined : await claimRunTrials(o.store, o.runId, open.map(t => t.id), {
     ...o.claims, onLost: () => stop('claim-lost'),
@@ -95,7 +99,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     listeners.push(() => signal.removeEventListener('abort', onAbort));
     if (signal.aborted) stop('interrupt');
   }
-  o.onEvent?.({ type: 'start', total: o.trials.length, done: count.done, failed: count.failed, pending: mine.length, spentUsd: budget.spentUsd });
+  o.onEvent?.({ type: 'start', total: o.trials.length, done: count.done, failed: count.failed, pending: mine.length, spentUsd: budget.spentUsd, retried });
 
   const callModel = createCallPath({
     store: o.store, budget, cost: o.cost, useCache: o.useCache ?? true,
