@@ -7,6 +7,7 @@ import { createCallPath, requestHash, type CostModel } from './call.js';
 import { claimRunTrials, type ClaimOptions } from './claims.js';
 import type { RunEvent, RunSummary } from './events.js';
 import { latestCallsOf, targetHistories } from './history.js';
+import { createReachability } from './reachability.js';
 
 export interface ExecuteOptions {
   store: Store;
@@ -85,12 +86,21 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   // let the other workers wind down, then throw it.
   let writeFailure: { error: unknown } | undefined;
   const halted = () => stoppedBy === 'claim-lost' || writeFailure !== undefined;
+  let unreachable: RunSummary['unreachable'];
   const stop = (reason: NonNullable<RunSummary['stoppedBy']>) => {
     if (stoppedBy) return;
     stoppedBy = reason;
     budget.cancel();
-    o.onEvent?.({ type: 'stop', reason });
+    o.onEvent?.({ type: 'stop', reason, ...(reason === 'unreachable' && unreachable ? unreachable : {}) });
   };
+  // A dead endpoint stops the run at once: its calls in backoff are aborted and stay pending.
+  const reachability = createReachability({
+    ...(o.signal ? { signal: o.signal } : {}),
+    onDead: (endpoint, error) => {
+      unreachable ??= { endpoint, error };
+      stop('unreachable');
+    },
+  });
   const listeners: Array<() => void> = [];
   for (const signal of [o.signal, o.stopSignal]) {
     if (!signal) continue;
@@ -104,7 +114,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   const callModel = createCallPath({
     store: o.store, budget, cost: o.cost, useCache: o.useCache ?? true,
     ...(o.signal ? { signal: o.signal } : {}), ...(fence ? { fence } : {}),
-    onRetry: e => o.onEvent?.({ type: 'retry', ...e }),
+    onRetry: e => o.onEvent?.({ type: 'retry', ...e }), reachability,
   });
   const stored = await latestCallsOf(o.store, o.runId, new Set(mine.map(t => t.id)));
   const targets = targetHistories(o.store, o.runId, new Map(o.trials.map(t => [t.id, t])));
@@ -146,7 +156,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       if (!model) throw new Error(`step ${step.name} asked for model "${decision.model}", which the run does not have`);
       // Back from a pause longer than half the lease: the trials may be another worker's by now.
       if (claims?.stale && !(await claims.confirm())) return finish('pending');
-      const called = await callModel({ trial, step: index, alias: decision.model, spec, model, request, hash });
+      const called = await callModel({ trial, step: index, alias: decision.model, spec, endpoint, model, request, hash });
       if (called.type === 'stopped') {
         stop(called.reason);
         return finish('pending');
@@ -237,5 +247,6 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     pending: o.trials.length - count.done - count.failed - count.blocked - count.needsCall, spentUsd: budget.spentUsd, overshootUsd: budget.overshootUsd,
   };
   if (stoppedBy) summary.stoppedBy = stoppedBy;
+  if (stoppedBy === 'unreachable' && unreachable) summary.unreachable = unreachable;
   return summary;
 }

@@ -7,6 +7,7 @@ import { executeTrials } from '../engine/execute.js';
 import { DEFAULT_MAX_TOKENS } from '../engine/limits.js';
 import type { RunEvent, RunSummary } from '../engine/events.js';
 import { pricedCosts } from '../engine/pricing.js';
+import { stopNote } from '../engine/reachability.js';
 import type { ScorerRegistry } from '../scoring/registry.js';
 import { scoreExplanations, type JudgingSummary } from './judging/aggregate.js';
 import { judgeSpecs, loadJudgingConfig, saveJudgingConfig, type JudgingConfig } from './judging/config.js';
@@ -102,7 +103,7 @@ export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
   });
   const explained = judging ? { ...(await scoreExplanations(o.store, run.id, judging)), config: judging } : undefined;
   const status = summary.stoppedBy || summary.pending > 0 ? 'stopped' : summary.done === 0 && summary.failed > 0 ? 'failed' : 'completed';
-  const note = summary.stoppedBy === 'cost-cap' ? `cost cap $${o.costCapUsd} reached` : summary.stoppedBy ? 'interrupted' : summary.failed ? `${summary.failed} trial(s) failed` : undefined;
+  const note = summary.stoppedBy ? stopNote(summary, o.costCapUsd) : summary.failed ? `${summary.failed} trial(s) failed` : undefined;
   await o.store.setRunStatus(run.id, status, note);
   return { run: { ...run, status }, summary, ...(explained ? { judging: explained } : {}) };
 }
