@@ -70,7 +70,7 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
 
   return async function callModel(a: CallArgs): Promise<CallOutcome> {
     // Stored requests name images by blob; the bytes are read back from the store only to send them.
-    const base = { runId: a.trial.runId, trialId: a.trial.id, step: a.step, requestHash: a.hash, request: withoutImageData(a.request), ...(a.alias !== a.trial.modelAlias ? { model: a.alias } : {}) };
+    const base = { runId: a.trial.runId, trialId: a.trial.id, step: a.step, requestHash: a.hash, request: withoutImageData(a.request), ...(a.alias !== a.trial.modelAlias ? { model: a.alias } : {}), ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}) };
     // Baselines answer instantly and for free: a cache lookup would only cost time.
     const cacheable = o.useCache !== false && !a.model.isBaseline;
     let settleShared: ((r: ChatResult | undefined) => void) | undefined;

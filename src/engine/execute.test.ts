@@ -294,3 +294,26 @@ describe('executeRun against an endpoint nothing listens at', () => {
     }
   });
 });
+
+
+describe('executeRun after a resume moved the endpoint', () => {
+  it('replays the steps stored at the former endpoint and calls the new one only for what is left', async () => {
+    let failStep1 = true;
+    const m = model({ fail: r => failStep1 && r.messages[0]!.content.endsWith('#1') });
+    const { store, options } = await setup(m, twoStep);
+    const at = (endpoint: string, formerEndpoints?: string[]) => executeTrials({
+      store, runId: 'r', trials: options.trials, models: new Map([['m', m]]), cost, retryErrors: true,
+      stepOf: () => itemStep({ items: options.items, tests: options.tests, scorers: options.scorers, params: {} }),
+      identityOf: () => ({ spec: 'openai:m', endpoint, formerEndpoints }), poolOf: () => ({ name: 'openai', size: 2 }),
+    });
+    expect((await at('http://a/v1')).failed).toBe(8);
+    failStep1 = false;
+    const before = m.calls.length;
+    expect((await at('http://b/v1', ['http://a/v1'])).done).toBe(8);
+    // step 0 was answered at A and is replayed; only step 1 is asked, at B
+    expect(m.calls.slice(before).map(r => r.messages[0]!.content.endsWith('#1'))).toEqual(Array(8).fill(true));
+    const calls = await store.listCalls('r');
+    expect(calls.filter(c => c.status === 'ok' && c.step === 1).map(c => c.endpoint)).toEqual(Array(8).fill('http://b/v1'));
+    expect(calls.filter(c => c.step === 0).map(c => c.endpoint)).toEqual(Array(8).fill('http://a/v1'));
+  });
+});

@@ -18,8 +18,12 @@ export interface ExecuteOptions {
   stepOf(trial: Trial): StepKind;
   /** Models by alias, already wrapped with retry and rate-limit middleware (none when offline). */
   models: ReadonlyMap<string, ChatModel>;
-  /** Who a model alias is: its canonical spec and endpoint, as the run stored them (the cache key names them). */
-  identityOf(alias: string): { spec: string; endpoint?: string | undefined };
+  /**
+   * Who a model alias is: its canonical spec and endpoint, as the run stored them (the cache key
+   * names them), and the endpoints it was called at before a resume moved it: their stored calls
+   * are replayed, not asked again.
+   */
+  identityOf(alias: string): { spec: string; endpoint?: string | undefined; formerEndpoints?: ReadonlyArray<string> | undefined };
   cost: CostModel;
   /** Hard cap on the run's total spend in USD, resumed sessions included. */
   costCapUsd?: number;
@@ -134,13 +138,13 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         writes.push(saveOutcome(trial, 'done', decision));
         return finish('done', decision.scores ? { scores: decision.scores } : {});
       }
-      const { spec, endpoint } = o.identityOf(decision.model);
+      const { spec, endpoint, formerEndpoints } = o.identityOf(decision.model);
       const request = o.maxTokens !== undefined && decision.request.params.maxTokens === undefined
         ? { ...decision.request, params: { ...decision.request.params, maxTokens: o.maxTokens } }
         : decision.request;
       const hash = requestHash(spec, endpoint, request, decision.distinct);
       const prior = previous[index];
-      if (prior && prior.requestHash === hash) {
+      if (prior && (prior.requestHash === hash || formerEndpoints?.some(e => requestHash(spec, e, request, decision.distinct) === prior.requestHash))) {
         if (prior.status === 'ok' && prior.result) {
           results.push(prior.result);
           continue;

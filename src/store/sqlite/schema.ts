@@ -128,4 +128,8 @@ export const MIGRATIONS: string[] = [
   );
   DROP TABLE leases;
   `,
+  // Which endpoint each call used: a resume may send a run's remaining trials to another server.
+  `
+  ALTER TABLE calls ADD COLUMN endpoint TEXT;
+  `,
 ];
