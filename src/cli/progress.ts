@@ -30,12 +30,11 @@ export function createProgress(stream: ProgressStream = process.stderr): (e: Run
       spent = e.spentUsd;
       startDone = done + failed;
       started = Date.now();
-      stream.write(`${e.pending} trial(s) to run; ${e.done} done and ${e.failed} failed before.\n`);
+      stream.write(`${startLine(e)}\n`);
       return;
     }
     if (e.type === 'stop') {
-      const why = e.reason === 'cost-cap' ? 'the next call could pass the cost cap' : e.reason === 'claim-lost' ? 'another process took this run over' : 'interrupted';
-      stream.write(`${tty ? '\n' : ''}stopping: ${why}; everything done so far is stored.\n`);
+      stream.write(`${tty ? '\n' : ''}stopping: ${stopWhy(e)}; everything done so far is stored.\n`);
       return;
     }
     if (e.type === 'planned') return;
@@ -66,6 +65,21 @@ export function createProgress(stream: ProgressStream = process.stderr): (e: Run
       lastLog = now;
     }
   };
+}
+
+/** Why a run stops, in words. */
+export function stopWhy(e: { reason: string; endpoint?: string | undefined }): string {
+  if (e.reason === 'cost-cap') return 'the next call could pass the cost cap';
+  if (e.reason === 'claim-lost') return 'another process took this run over';
+  if (e.reason === 'unreachable') return `no model server answers at ${e.endpoint ?? '(unknown)'}`;
+  return 'interrupted';
+}
+
+/** What a session starts with: failed trials run again (`--retry-errors`) still count as failed before. */
+export function startLine(e: { pending: number; done: number; failed: number; retried?: number }): string {
+  const retried = e.retried ?? 0;
+  const again = retried ? ` (${retried} of them run again)` : '';
+  return `${e.pending} trial(s) to run; ${e.done} done and ${e.failed + retried} failed before${again}.`;
 }
 
 function formatSeconds(s: number): string {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+import { openStore } from '../store/index.js';
 import { runCli } from './testing/run-cli.js';
 
 const suite = new URL('./__fixtures__/mini-suite.jsonl', import.meta.url).pathname;
@@ -106,8 +107,12 @@ describe('paideia run', () => {
     const before = server.requests.length;
     expect(before).toBe(3 + 2 * 2); // 3 good calls, 2 failing trials x 2 attempts
     healthy = true;
+    // a plain resume and a retry both say what the run holds: 3 done, 2 failed
+    const resumed = await runCli(['run', '--resume', runId], { cwd });
+    expect(resumed.stderr).toContain('0 trial(s) to run; 3 done and 2 failed before.');
     const retried = await runCli(['run', '--resume', runId, '--retry-errors', '--base-url', server.baseURL], { cwd });
     expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.stderr).toContain('2 trial(s) to run; 3 done and 2 failed before (2 of them run again).');
     expect(server.requests.length - before).toBe(2);
   });
 
@@ -166,6 +171,52 @@ describe('paideia run endpoints', () => {
     expect(other.code, other.stderr).toBe(0);
     expect(other.stdout.trim()).not.toBe(runA);
     expect(b.requests).toHaveLength(10);
+  });
+});
+
+describe('paideia run against a model server that is not listening', () => {
+  it('stops at once with one message naming the URL (exit 3), and a resume with --base-url runs the rest at a live server', async () => {
+    const gone = await startOpenAICompatibleServer({ reply: () => completion('x') });
+    const deadURL = gone.baseURL;
+    await gone.close();
+    const cwd = workdir();
+    // default retries (5 attempts with backoff): without the breaker this takes tens of seconds and fails every trial
+    const first = await runCli(['run', suite, '-m', 'openai:tutor-1', '--repeats', '2', '--base-url', deadURL], { cwd });
+    expect(first.code, first.stderr).toBe(3);
+    const runId = first.stdout.trim();
+    expect(first.stderr).toContain(`stopped: nothing answers at ${deadURL} (ECONNREFUSED)`);
+    expect(first.stderr).toContain(`resume with: paideia run --resume ${runId}`);
+    expect(first.stderr).not.toMatch(/trial\(s\) failed/);
+    const store = await openStore(`sqlite:${join(cwd, '.paideia/paideia.db')}`);
+    try {
+      const run = await store.getRun(runId);
+      expect([run?.status, run?.note]).toEqual(['stopped', `failed to connect: no model server answers at ${deadURL}; resumable`]);
+      expect((await store.listTrialStatuses(runId)).size).toBe(0);
+    } finally {
+      await store.close();
+    }
+
+    const live = await startOpenAICompatibleServer({ reply: () => completion('Aetópaigh') });
+    servers.push(live);
+    const moved = await runCli(['run', '--resume', runId, '--base-url', live.baseURL], { cwd });
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout.trim()).toBe(runId);
+    expect(moved.stderr).toContain(`openai:tutor-1 moves from ${deadURL} to ${live.baseURL}`);
+    expect(live.requests).toHaveLength(10);
+    // the run remembers where it went: a plain resume and a rescore call nothing, and every call names its endpoint
+    const again = await runCli(['run', '--resume', runId], { cwd });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('0 trial(s) to run; 10 done and 0 failed before.');
+    const rescored = await runCli(['rescore', runId], { cwd });
+    expect(rescored.code, rescored.stderr).toBe(0);
+    expect(rescored.stderr + rescored.stdout).toMatch(/rescored 10 trial/);
+    expect(live.requests).toHaveLength(10);
+    const after = await openStore(`sqlite:${join(cwd, '.paideia/paideia.db')}`);
+    try {
+      expect(new Set((await after.listCalls(runId)).map(c => c.endpoint))).toEqual(new Set([live.baseURL]));
+    } finally {
+      await after.close();
+    }
   });
 });
 

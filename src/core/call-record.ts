@@ -38,6 +38,8 @@ export interface CallRecord {
   cached: boolean;
   /** Alias of the model asked, when it is not the trial's own (a judge's call). */
   model?: string;
+  /** Base URL the call was sent to (none for in-process models): a resumed run may move to another. */
+  endpoint?: string;
   /** ISO time the record was written. */
   createdAt: string;
 }

@@ -2,7 +2,7 @@ import type { Score } from './scorer.js';
 import type { Trial } from './trial.js';
 
 /** Why a run stopped before its work was done; everything stored is kept and resumable. */
-export type StopReason = 'cost-cap' | 'interrupt' | 'claim-lost';
+export type StopReason = 'cost-cap' | 'interrupt' | 'claim-lost' | 'unreachable';
 
 /**
  * What a run tells its consumers as it goes: the CLI's progress bar and the web app's live view
@@ -11,10 +11,15 @@ export type StopReason = 'cost-cap' | 'interrupt' | 'claim-lost';
  */
 export type RunEvent =
   | { type: 'planned'; runId: string; kind: string; trials: number }
-  | { type: 'start'; total: number; done: number; failed: number; pending: number; spentUsd: number }
+  /**
+   * `done` and `failed` count trials finished before this session and not run again; `retried`
+   * counts failed trials run again (`--retry-errors`), which are in `pending`.
+   */
+  | { type: 'start'; total: number; done: number; failed: number; pending: number; spentUsd: number; retried?: number }
   | { type: 'trial'; trial: Trial; status: 'done' | 'failed'; costUsd: number; spentUsd: number; scores?: Score[] }
   | { type: 'retry'; trial: Trial; attempt: number; delayMs: number; error: string }
-  | { type: 'stop'; reason: StopReason }
+  /** With reason `unreachable`: the endpoint nothing answers at, and the error that showed it. */
+  | { type: 'stop'; reason: StopReason; endpoint?: string; error?: string }
   /** Something the user should know that does not stop the run (an unpriced model, an ignored flag). */
   | { type: 'warning'; message: string };
 
@@ -32,4 +37,6 @@ export interface RunSummary {
   /** Cost beyond what calls reserved (a provider billing past the request's max_tokens). */
   overshootUsd: number;
   stoppedBy?: StopReason;
+  /** With `stoppedBy: 'unreachable'`: the endpoint nothing answered at. */
+  unreachable?: { endpoint: string; error: string };
 }

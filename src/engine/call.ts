@@ -4,6 +4,7 @@ import {
 } from '../core/index.js';
 import { resolveImages, withoutImageData } from '../providers/index.js';
 import type { Budget } from './budget.js';
+import type { Reachability } from './reachability.js';
 
 /** How a run prices calls, from the prices stored with it. */
 export interface CostModel {
@@ -35,6 +36,8 @@ export interface CallPathOptions {
   /** The claim every stored record is written under. */
   fence?: WriteFence;
   onRetry?: (e: { trial: Trial; attempt: number; delayMs: number; error: string }) => void;
+  /** Finds endpoints nothing listens at, so a dead server stops the run instead of failing every trial. */
+  reachability?: Reachability;
 }
 
 export interface CallArgs {
@@ -43,6 +46,8 @@ export interface CallArgs {
   /** Alias of the model asked (the trial's own, or a judge's). */
   alias: string;
   spec: string;
+  /** Where the model is called (none for in-process models such as baselines). */
+  endpoint?: string | undefined;
   model: ChatModel;
   request: ChatRequest;
   hash: string;
@@ -51,7 +56,7 @@ export interface CallArgs {
 export type CallOutcome =
   | { type: 'ok'; record: CallRecord; result: ChatResult; stored: Promise<void> }
   | { type: 'error'; record: CallRecord; stored: Promise<void> }
-  | { type: 'stopped'; reason: 'cost-cap' | 'interrupt' };
+  | { type: 'stopped'; reason: 'cost-cap' | 'interrupt' | 'unreachable' };
 
 /**
  * The one call path: cache -> budget -> (rate limit / retry middleware inside the model) ->
@@ -65,7 +70,7 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
 
   return async function callModel(a: CallArgs): Promise<CallOutcome> {
     // Stored requests name images by blob; the bytes are read back from the store only to send them.
-    const base = { runId: a.trial.runId, trialId: a.trial.id, step: a.step, requestHash: a.hash, request: withoutImageData(a.request), ...(a.alias !== a.trial.modelAlias ? { model: a.alias } : {}) };
+    const base = { runId: a.trial.runId, trialId: a.trial.id, step: a.step, requestHash: a.hash, request: withoutImageData(a.request), ...(a.alias !== a.trial.modelAlias ? { model: a.alias } : {}), ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}) };
     // Baselines answer instantly and for free: a cache lookup would only cost time.
     const cacheable = o.useCache !== false && !a.model.isBaseline;
     let settleShared: ((r: ChatResult | undefined) => void) | undefined;
@@ -89,20 +94,24 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
       if (shared) inFlight.set(a.hash, new Promise(resolve => (settleShared = resolve)));
     }
 
+    const reach = a.endpoint !== undefined ? o.reachability : undefined;
+    const dead = () => reach?.isDead(a.endpoint!) === true;
     const estimate = o.cost.estimate(a.alias, a.request);
-    const hold = await o.budget.reserve(estimate);
+    const hold = dead() ? undefined : await o.budget.reserve(estimate);
     if (!hold) {
       share(undefined);
-      return { type: 'stopped', reason: o.signal?.aborted ? 'interrupt' : 'cost-cap' };
+      return { type: 'stopped', reason: o.signal?.aborted ? 'interrupt' : dead() ? 'unreachable' : 'cost-cap' };
     }
+    const signal = reach ? reach.signal(a.endpoint!) : o.signal;
     const started = performance.now();
     let attempts = 1;
     let result: ChatResult;
     try {
       result = await a.model.generate(await resolveImages(a.request, hash => o.store.getBlob(hash)), {
-        ...(o.signal ? { signal: o.signal } : {}),
+        ...(signal ? { signal } : {}),
         onRetry: ({ attempt, delayMs, error }) => {
           attempts = attempt + 1;
+          reach?.attemptFailed(a.endpoint!, error);
           o.onRetry?.({ trial: a.trial, attempt, delayMs, error: (error as Error).message });
         },
       });
@@ -111,12 +120,16 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
       share(undefined);
       // An interrupted call is not a failure: nothing is stored, and a resume asks again.
       if (o.signal?.aborted) return { type: 'stopped', reason: 'interrupt' };
+      reach?.callFailed(a.endpoint!, error);
+      // Nothing listens at the endpoint: not the trial's failure either; it stays pending for a resume.
+      if (dead()) return { type: 'stopped', reason: 'unreachable' };
       const record: CallRecord = {
         ...base, status: 'error', error: storedError(error), attempts, latencyMs: performance.now() - started,
         costUsd: 0, cached: false, createdAt: now(),
       };
       return { type: 'error', record, stored: save(record) };
     }
+    reach?.answered(a.endpoint!);
     // A response without token counts is charged its pre-call estimate, never $0.
     const costUsd = result.usage ? o.cost.costOf(a.alias, result.usage) : estimate;
     const record: CallRecord = { ...base, status: 'ok', result, attempts, latencyMs: performance.now() - started, costUsd, cached: false, createdAt: now() };

@@ -9,6 +9,7 @@ import type { CostModel } from './call.js';
 import { executeTrials } from './execute.js';
 import { fourNouns as items, lemmaTest as test } from '../suites/testing/four-nouns.js';
 import { createOpenAICompatibleModel } from '../providers/index.js';
+import { retryMiddleware, wrapChatModel } from '../providers/middleware/index.js';
 import { openAIChatBody, startOpenAICompatibleServer } from '../providers/testing/fake-servers.js';
 
 /** The engine run over item trials, as a suite run drives it. */
@@ -249,5 +250,70 @@ describe('executeRun after a pause past the lease', () => {
     // The third call's record is refused with the rest: only the first two trials are stored as done.
     expect(s.done).toBe(2);
     expect((await store.listCalls('r')).length).toBe(2);
+  });
+});
+
+
+describe('executeRun against an endpoint nothing listens at', () => {
+  async function deadURL(): Promise<string> {
+    const server = await startOpenAICompatibleServer(() => ({ status: 200, body: openAIChatBody({ text: 'x' }) }));
+    const url = server.baseURL;
+    await server.close();
+    return url;
+  }
+
+  function remoteRun(baseURL: string, options: ExecuteOptions, events: string[]) {
+    const remote = wrapChatModel(createOpenAICompatibleModel({ model: 'm', baseURL, apiKey: 'sk-test' }), retryMiddleware({ maxAttempts: 5 }));
+    return executeTrials({
+      store: options.store, runId: 'r', trials: options.trials, models: new Map([['m', remote]]), cost,
+      stepOf: () => itemStep({ items: options.items, tests: options.tests, scorers: options.scorers, params: {} }),
+      identityOf: () => ({ spec: 'openai:m', endpoint: remote.endpoint }), poolOf: () => ({ name: 'openai', size: 3 }),
+      onEvent: e => events.push(e.type === 'stop' ? `stop ${e.reason} ${e.endpoint} ${e.error}` : e.type),
+    });
+  }
+
+  it('stops after a few refused attempts instead of retrying every trial, and leaves every trial pending', async () => {
+    const url = await deadURL();
+    const { store, options } = await setup(model());
+    const events: string[] = [];
+    const s = await remoteRun(url, options, events);
+    expect(s).toMatchObject({ stoppedBy: 'unreachable', done: 0, failed: 0, pending: 8, unreachable: { endpoint: url, error: 'ECONNREFUSED' } });
+    expect(events.filter(e => e.startsWith('stop'))).toEqual([`stop unreachable ${url} ECONNREFUSED`]);
+    // three workers: their first attempts show it; no trial goes on to retry four more times
+    expect(events.filter(e => e === 'retry').length).toBeLessThanOrEqual(3);
+    expect(await store.listCalls('r')).toEqual([]);
+    expect((await store.listTrialStatuses('r')).size).toBe(0);
+    // nothing is held: the next session (at a live server) claims and runs every trial
+    const server = await startOpenAICompatibleServer(req => ({ status: 200, body: openAIChatBody({ text: String((req.body as { messages: Array<{ content: string }> }).messages[0]!.content) }) }));
+    try {
+      const resumed = await remoteRun(server.baseURL, options, []);
+      expect(resumed).toMatchObject({ done: 8, pending: 0 });
+      expect(server.requests).toHaveLength(8);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+
+describe('executeRun after a resume moved the endpoint', () => {
+  it('replays the steps stored at the former endpoint and calls the new one only for what is left', async () => {
+    let failStep1 = true;
+    const m = model({ fail: r => failStep1 && r.messages[0]!.content.endsWith('#1') });
+    const { store, options } = await setup(m, twoStep);
+    const at = (endpoint: string, formerEndpoints?: string[]) => executeTrials({
+      store, runId: 'r', trials: options.trials, models: new Map([['m', m]]), cost, retryErrors: true,
+      stepOf: () => itemStep({ items: options.items, tests: options.tests, scorers: options.scorers, params: {} }),
+      identityOf: () => ({ spec: 'openai:m', endpoint, formerEndpoints }), poolOf: () => ({ name: 'openai', size: 2 }),
+    });
+    expect((await at('http://a/v1')).failed).toBe(8);
+    failStep1 = false;
+    const before = m.calls.length;
+    expect((await at('http://b/v1', ['http://a/v1'])).done).toBe(8);
+    // step 0 was answered at A and is replayed; only step 1 is asked, at B
+    expect(m.calls.slice(before).map(r => r.messages[0]!.content.endsWith('#1'))).toEqual(Array(8).fill(true));
+    const calls = await store.listCalls('r');
+    expect(calls.filter(c => c.status === 'ok' && c.step === 1).map(c => c.endpoint)).toEqual(Array(8).fill('http://b/v1'));
+    expect(calls.filter(c => c.step === 0).map(c => c.endpoint)).toEqual(Array(8).fill('http://a/v1'));
   });
 });

@@ -7,6 +7,7 @@ import { createCallPath, requestHash, type CostModel } from './call.js';
 import { claimRunTrials, type ClaimOptions } from './claims.js';
 import type { RunEvent, RunSummary } from './events.js';
 import { latestCallsOf, targetHistories } from './history.js';
+import { createReachability } from './reachability.js';
 
 export interface ExecuteOptions {
   store: Store;
@@ -17,8 +18,12 @@ export interface ExecuteOptions {
   stepOf(trial: Trial): StepKind;
   /** Models by alias, already wrapped with retry and rate-limit middleware (none when offline). */
   models: ReadonlyMap<string, ChatModel>;
-  /** Who a model alias is: its canonical spec and endpoint, as the run stored them (the cache key names them). */
-  identityOf(alias: string): { spec: string; endpoint?: string | undefined };
+  /**
+   * Who a model alias is: its canonical spec and endpoint, as the run stored them (the cache key
+   * names them), and the endpoints it was called at before a resume moved it: their stored calls
+   * are replayed, not asked again.
+   */
+  identityOf(alias: string): { spec: string; endpoint?: string | undefined; formerEndpoints?: ReadonlyArray<string> | undefined };
   cost: CostModel;
   /** Hard cap on the run's total spend in USD, resumed sessions included. */
   costCapUsd?: number;
@@ -61,11 +66,15 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   const statuses = o.offline ? new Map<string, 'done' | 'failed'>() : await o.store.listTrialStatuses(o.runId);
   const count = { done: 0, failed: 0, needsCall: 0, blocked: 0 };
   const open: Trial[] = [];
+  let retried = 0;
   for (const t of o.trials) {
     const s = statuses.get(t.id);
     if (s === 'done') count.done++;
     else if (s === 'failed' && !o.retryErrors) count.failed++;
-    else open.push(t);
+    else {
+      if (s === 'failed') retried++;
+      open.push(t);
+    }
   }
   const claims = o.offline ? undefined : await claimRunTrials(o.store, o.runId, open.map(t => t.id), {
     ...o.claims, onLost: () => stop('claim-lost'),
@@ -81,12 +90,21 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   // let the other workers wind down, then throw it.
   let writeFailure: { error: unknown } | undefined;
   const halted = () => stoppedBy === 'claim-lost' || writeFailure !== undefined;
+  let unreachable: RunSummary['unreachable'];
   const stop = (reason: NonNullable<RunSummary['stoppedBy']>) => {
     if (stoppedBy) return;
     stoppedBy = reason;
     budget.cancel();
-    o.onEvent?.({ type: 'stop', reason });
+    o.onEvent?.({ type: 'stop', reason, ...(reason === 'unreachable' && unreachable ? unreachable : {}) });
   };
+  // A dead endpoint stops the run at once: its calls in backoff are aborted and stay pending.
+  const reachability = createReachability({
+    ...(o.signal ? { signal: o.signal } : {}),
+    onDead: (endpoint, error) => {
+      unreachable ??= { endpoint, error };
+      stop('unreachable');
+    },
+  });
   const listeners: Array<() => void> = [];
   for (const signal of [o.signal, o.stopSignal]) {
     if (!signal) continue;
@@ -95,12 +113,12 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     listeners.push(() => signal.removeEventListener('abort', onAbort));
     if (signal.aborted) stop('interrupt');
   }
-  o.onEvent?.({ type: 'start', total: o.trials.length, done: count.done, failed: count.failed, pending: mine.length, spentUsd: budget.spentUsd });
+  o.onEvent?.({ type: 'start', total: o.trials.length, done: count.done, failed: count.failed, pending: mine.length, spentUsd: budget.spentUsd, retried });
 
   const callModel = createCallPath({
     store: o.store, budget, cost: o.cost, useCache: o.useCache ?? true,
     ...(o.signal ? { signal: o.signal } : {}), ...(fence ? { fence } : {}),
-    onRetry: e => o.onEvent?.({ type: 'retry', ...e }),
+    onRetry: e => o.onEvent?.({ type: 'retry', ...e }), reachability,
   });
   const stored = await latestCallsOf(o.store, o.runId, new Set(mine.map(t => t.id)));
   const targets = targetHistories(o.store, o.runId, new Map(o.trials.map(t => [t.id, t])));
@@ -120,13 +138,13 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         writes.push(saveOutcome(trial, 'done', decision));
         return finish('done', decision.scores ? { scores: decision.scores } : {});
       }
-      const { spec, endpoint } = o.identityOf(decision.model);
+      const { spec, endpoint, formerEndpoints } = o.identityOf(decision.model);
       const request = o.maxTokens !== undefined && decision.request.params.maxTokens === undefined
         ? { ...decision.request, params: { ...decision.request.params, maxTokens: o.maxTokens } }
         : decision.request;
       const hash = requestHash(spec, endpoint, request, decision.distinct);
       const prior = previous[index];
-      if (prior && prior.requestHash === hash) {
+      if (prior && (prior.requestHash === hash || formerEndpoints?.some(e => requestHash(spec, e, request, decision.distinct) === prior.requestHash))) {
         if (prior.status === 'ok' && prior.result) {
           results.push(prior.result);
           continue;
@@ -142,7 +160,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       if (!model) throw new Error(`step ${step.name} asked for model "${decision.model}", which the run does not have`);
       // Back from a pause longer than half the lease: the trials may be another worker's by now.
       if (claims?.stale && !(await claims.confirm())) return finish('pending');
-      const called = await callModel({ trial, step: index, alias: decision.model, spec, model, request, hash });
+      const called = await callModel({ trial, step: index, alias: decision.model, spec, endpoint, model, request, hash });
       if (called.type === 'stopped') {
         stop(called.reason);
         return finish('pending');
@@ -233,5 +251,6 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     pending: o.trials.length - count.done - count.failed - count.blocked - count.needsCall, spentUsd: budget.spentUsd, overshootUsd: budget.overshootUsd,
   };
   if (stoppedBy) summary.stoppedBy = stoppedBy;
+  if (stoppedBy === 'unreachable' && unreachable) summary.unreachable = unreachable;
   return summary;
 }

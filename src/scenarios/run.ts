@@ -3,7 +3,8 @@ import { PAIDEIA_VERSION } from '../core/version.js';
 import { contentHash, type ChatModel, type PriceTable, type RunRecord, type StepKind, type Store, type Trial } from '../core/index.js';
 import { executeTrials } from '../engine/execute.js';
 import { DEFAULT_MAX_TOKENS } from '../engine/limits.js';
-import type { RunEvent } from '../engine/events.js';
+import type { RunEvent, StopReason } from '../engine/events.js';
+import { stopNote } from '../engine/reachability.js';
 import { pricedCosts } from '../engine/pricing.js';
 import { loadPriceTable } from '../providers/pricing.js';
 import type { FetchFunction } from '../providers/shared/post-json.js';
@@ -56,7 +57,7 @@ export interface ScenarioRunSummary {
   pending: number;
   /** Judgments: made in this session (`new`), found stored, unscored, failed and still to make. */
   judging?: JudgeSummary & { new: number; stored: number; failed: number; pending: number };
-  stoppedBy?: 'interrupt' | 'cost-cap' | 'claim-lost';
+  stoppedBy?: StopReason;
   spentUsd: number;
 }
 
@@ -185,7 +186,7 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
   const unfinished = summary.stoppedBy !== undefined || summary.pending > 0;
   const status = unfinished ? 'stopped' : 'completed';
   const failures = counts.failed + (out.judging?.failed ?? 0);
-  await store.setRunStatus(runId, status, summary.stoppedBy === 'cost-cap' ? `cost cap $${o.costCapUsd} reached` : summary.stoppedBy ? 'interrupted' : failures > 0 ? `${counts.failed} dialogue(s) failed, ${out.judging?.failed ?? 0} judge call(s) failed` : undefined);
+  await store.setRunStatus(runId, status, summary.stoppedBy ? stopNote(summary, o.costCapUsd) : failures > 0 ? `${counts.failed} dialogue(s) failed, ${out.judging?.failed ?? 0} judge call(s) failed` : undefined);
   return { run: { ...run, status }, summary: out };
 }
 

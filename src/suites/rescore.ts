@@ -1,6 +1,7 @@
 import { ConfigError, parseModelSpec, type Store, type TestDefinition } from '../core/index.js';
 import { executeTrials } from '../engine/execute.js';
 import { pricedCosts } from '../engine/pricing.js';
+import { runEndpoints } from '../engine/endpoints.js';
 import type { ScorerRegistry } from '../scoring/registry.js';
 import { scoreExplanations, type JudgingSummary } from './judging/aggregate.js';
 import { judgeSpecs, loadJudgingConfig } from './judging/config.js';
@@ -26,14 +27,16 @@ export async function rescoreSuite(store: Store, runId: string, tests: ReadonlyM
   const [trials, items, statuses] = await Promise.all([store.listTrials(runId), store.listRunItems(runId), store.listTrialStatuses(runId)]);
   const judging = await loadJudgingConfig(store, runId);
   const specs = [...run.config.models, ...(judging ? judgeSpecs(judging) : [])];
-  const endpoints = { ...run.config.endpoints, ...judging?.endpoints };
+  // A run moved to another endpoint on resume holds calls under each: every one is replayed.
+  const ends = await runEndpoints(store, runId, { ...run.config.endpoints, ...judging?.endpoints });
+  const endpoints = ends.current;
   // Only what finished was scored; a pending or failed trial has nothing to score again. (Runs
   // stored before trial statuses existed have none: every trial is replayed.)
   const finished = statuses.size ? trials.filter(t => statuses.get(t.id) === 'done') : trials;
   const summary = await executeTrials({
     store, runId, trials: finished, offline: true, models: new Map(),
     stepOf: suiteSteps({ run, items, tests, scorers, judging }),
-    identityOf: alias => ({ spec: specs.find(s => s.alias === alias)?.spec ?? alias, endpoint: endpoints[alias] }),
+    identityOf: alias => ({ spec: specs.find(s => s.alias === alias)?.spec ?? alias, endpoint: endpoints[alias], formerEndpoints: ends.former[alias] }),
     cost: pricedCosts(run.prices, specs, alias => endpoints[alias]),
     ...(run.config.maxTokens !== undefined ? { maxTokens: run.config.maxTokens } : {}),
     poolOf: t => ({ name: parseModelSpec(t.modelSpec).provider, size: 64 }),

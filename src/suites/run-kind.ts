@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConfigError, parseModelSpec, type ChatParams, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
 import { buildModels } from '../engine/models.js';
 import { saveWorkerConfig } from '../engine/worker-config.js';
+import { runEndpoints } from '../engine/endpoints.js';
 import { unpricedForCap } from '../engine/pricing.js';
 import { loadPriceTable, priceFor, unpricedReason } from '../providers/pricing.js';
 import { builtInScorers } from '../scoring/builtins.js';
@@ -76,12 +77,13 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
   const table = stored?.prices ?? prices;
   const unpriced = unpricedForCap(table, [...(stored?.config.models ?? specs), ...(flagJudging ? judgeSpecs(flagJudging) : [])].map(m => m.spec), c.costCapUsd);
   if (unpriced.length) warn(`no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)`);
-  if (stored && c.baseUrl && Object.values(stored.config.endpoints ?? {}).some(e => e !== c.baseUrl!.replace(/\/+$/, ''))) {
-    warn(`--base-url is ignored on resume; run ${stored.id} goes back to its stored endpoints (${Object.entries(stored.config.endpoints ?? {}).map(([a, e]) => `${a} at ${e}`).join(', ')})`);
-  }
   const env = ctx.env;
+  // A resume calls each model where the run called it last, except that --base-url moves the
+  // openai: models (the ones it names) there for the remaining trials.
+  const ends = stored ? (await runEndpoints(store, stored.id, stored.config.endpoints)).current : undefined;
+  const storedEndpoints = ends && keptEndpoints(ends, stored!.config.models, c.baseUrl);
   const models = await buildModels(stored?.config.models ?? specs, {
-    ...(stored?.config.endpoints ? { endpoints: stored.config.endpoints } : {}), ...(env ? { env } : {}),
+    ...(storedEndpoints ? { endpoints: storedEndpoints } : {}), ...(env ? { env } : {}),
     store, seed: c.seed, maxAttempts: c.maxAttempts, ...(c.baseUrl ? { baseURL: c.baseUrl } : {}), ...(c.script ? { scriptFile: c.script } : {}),
     ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.tokensPerMinute ? { tokensPerMinute: c.tokensPerMinute } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
   });
@@ -94,11 +96,13 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
   // Judges are models of the run too: their calls go through the same engine, cache and cap.
   const judging = flagJudging ?? (stored ? await loadJudgingConfig(store, stored.id) : undefined);
   if (judging) {
+    const judgeEnds = !flagJudging && judging.endpoints && stored ? (await runEndpoints(store, stored.id, judging.endpoints)).current : undefined;
+    const judgeEndpoints = judgeEnds && keptEndpoints(judgeEnds, judgeSpecs(judging), c.judgeBaseUrl ?? c.baseUrl);
     const judges = await buildModels(judgeSpecs(judging), {
       store, seed: c.seed, maxAttempts: judging.maxAttempts, ...(env ? { env } : {}),
       ...(c.judgeBaseUrl ?? c.baseUrl ? { baseURL: (c.judgeBaseUrl ?? c.baseUrl)! } : {}),
       ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.tokensPerMinute ? { tokensPerMinute: c.tokensPerMinute } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
-      ...(!flagJudging && judging.endpoints ? { endpoints: judging.endpoints } : {}),
+      ...(judgeEndpoints ? { endpoints: judgeEndpoints } : flagJudging || !judging.endpoints ? {} : { endpoints: judging.endpoints }),
     });
     for (const [alias, m] of judges) models.set(alias, m);
   }
@@ -106,7 +110,7 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
     store, suites: c.suites, models: specs, repeats: c.repeats, seed: c.seed, params, ...(c.tests ? { tests: c.tests } : {}),
     testDefinitions: BUILT_IN_TESTS, scorers: builtInScorers(), createModel: spec => models.get(spec.alias)!, prices,
     ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}), useCache: c.useCache, retryErrors: c.retryErrors,
-    ...(c.resume ? { resumeRunId: c.resume } : {}), ...(flagJudging ? { judging: flagJudging } : {}), planOnly: c.planOnly,
+    ...(c.resume ? { resumeRunId: c.resume } : {}), moveEndpoints: !c.resume || c.baseUrl !== undefined || c.judgeBaseUrl !== undefined, ...(flagJudging ? { judging: flagJudging } : {}), planOnly: c.planOnly,
     concurrency: provider => (provider === 'baseline' || provider === 'replay' ? Math.max(c.concurrency, 16) : c.concurrency),
     ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.stopSignal ? { stopSignal: ctx.stopSignal } : {}), onEvent: ctx.onEvent,
   });
@@ -118,6 +122,13 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
     spentUsd: summary.spentUsd, ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}),
     ...(judged ? { explanations: { ...judged, judges: judged.config.judges.map(j => j.alias) } } : {}),
   };
+}
+
+/** The stored endpoints a resume keeps: all but those of the openai: models a --base-url given now moves. */
+function keptEndpoints(current: Record<string, string>, models: ReadonlyArray<{ alias: string; provider: string }>, baseUrl: string | undefined): Record<string, string> {
+  if (!baseUrl) return current;
+  const moved = new Set(models.filter(m => m.provider === 'openai').map(m => m.alias));
+  return Object.fromEntries(Object.entries(current).filter(([alias]) => !moved.has(alias)));
 }
 
 /** Item suites as a kind of run. */

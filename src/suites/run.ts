@@ -7,6 +7,8 @@ import { executeTrials } from '../engine/execute.js';
 import { DEFAULT_MAX_TOKENS } from '../engine/limits.js';
 import type { RunEvent, RunSummary } from '../engine/events.js';
 import { pricedCosts } from '../engine/pricing.js';
+import { stopNote } from '../engine/reachability.js';
+import { moveEndpoint, runEndpoints, type RunEndpoints } from '../engine/endpoints.js';
 import type { ScorerRegistry } from '../scoring/registry.js';
 import { scoreExplanations, type JudgingSummary } from './judging/aggregate.js';
 import { judgeSpecs, loadJudgingConfig, saveJudgingConfig, type JudgingConfig } from './judging/config.js';
@@ -42,6 +44,11 @@ export interface RunSuiteOptions {
   retryErrors?: boolean;
   /** Continue this stored run (its stored config and items; flags that change the plan are ignored). */
   resumeRunId?: string;
+  /**
+   * A model whose endpoint differs from where the run calls it now is moved there for the
+   * remaining trials (the endpoint was given on the command line); otherwise such a resume is refused.
+   */
+  moveEndpoints?: boolean;
   /** Judge tutor_accuracy explanations with these two judges (stored with the run; a resume reuses them). */
   judging?: JudgingConfig;
   concurrency: (provider: string) => number;
@@ -76,6 +83,7 @@ export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
   const clash = judges.find(j => run.config.models.some(m => m.alias === j.alias));
   if (clash) throw new ConfigError([{ field: '--judge', message: `judge alias "${clash.alias}" is also a model's alias; name the judge otherwise` }]);
   const models = new Map(specs.map(m => [m.alias, o.createModel(m)]));
+  const ends = await settleEndpoints(o, run, specs, models, judging);
   const trials = planSuiteTrials({
     run, items, tests: o.testDefinitions, judging,
     applicable: (spec, { item }) => {
@@ -90,10 +98,10 @@ export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
   await o.store.setRunStatus(run.id, 'running');
   o.onEvent?.({ type: 'planned', runId: run.id, kind: SUITE_RUN, trials: trials.length });
   if (o.planOnly) return planned(o.store, run, trials.length);
-  const endpoints = { ...run.config.endpoints, ...judging?.endpoints };
+  const endpoints = ends.current;
   const summary = await executeTrials({
     store: o.store, runId: run.id, trials, stepOf, models,
-    identityOf: alias => ({ spec: specs.find(s => s.alias === alias)!.spec, endpoint: endpoints[alias] ?? models.get(alias)?.endpoint }),
+    identityOf: alias => ({ spec: specs.find(s => s.alias === alias)!.spec, endpoint: endpoints[alias] ?? models.get(alias)?.endpoint, formerEndpoints: ends.former[alias] }),
     cost: pricedCosts(run.prices, specs, alias => endpoints[alias] ?? models.get(alias)?.endpoint),
     ...(run.config.maxTokens !== undefined ? { maxTokens: run.config.maxTokens } : {}), ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
     poolOf: t => { const provider = parseModelSpec(t.modelSpec).provider; return { name: provider, size: o.concurrency(provider) }; },
@@ -102,9 +110,35 @@ export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
   });
   const explained = judging ? { ...(await scoreExplanations(o.store, run.id, judging)), config: judging } : undefined;
   const status = summary.stoppedBy || summary.pending > 0 ? 'stopped' : summary.done === 0 && summary.failed > 0 ? 'failed' : 'completed';
-  const note = summary.stoppedBy === 'cost-cap' ? `cost cap $${o.costCapUsd} reached` : summary.stoppedBy ? 'interrupted' : summary.failed ? `${summary.failed} trial(s) failed` : undefined;
+  const note = summary.stoppedBy ? stopNote(summary, o.costCapUsd) : summary.failed ? `${summary.failed} trial(s) failed` : undefined;
   await o.store.setRunStatus(run.id, status, note);
   return { run: { ...run, status }, summary, ...(explained ? { judging: explained } : {}) };
+}
+
+/**
+ * Where the run's models are called from now on: where it called them last, or, for a model
+ * given another endpoint on the command line, that one (the move is stored with the run; calls
+ * made before stay stored under the endpoint they used).
+ */
+async function settleEndpoints(
+  o: RunSuiteOptions, run: RunRecord, specs: ModelSpec[], models: ReadonlyMap<string, ChatModel>, judging: JudgingConfig | undefined,
+): Promise<RunEndpoints> {
+  const ends = await runEndpoints(o.store, run.id, { ...run.config.endpoints, ...judging?.endpoints });
+  const drift = specs.filter(m => models.get(m.alias)?.endpoint !== ends.current[m.alias]);
+  if (drift.length === 0) return ends;
+  const moved = (m: ModelSpec) => models.get(m.alias)?.endpoint;
+  if (!o.moveEndpoints || drift.some(m => moved(m) === undefined)) {
+    throw new ConfigError(drift.map(m => ({
+      field: '--base-url',
+      message: `run ${run.id} calls ${m.alias} at ${ends.current[m.alias] ?? '(no endpoint)'}, but this resume would call ${moved(m) ?? '(no endpoint)'}; pass --base-url to move its remaining trials there, or start a new run`,
+    })));
+  }
+  for (const m of drift) {
+    const from = ends.current[m.alias];
+    await moveEndpoint(o.store, run.id, m.alias, from, moved(m)!);
+    o.onEvent?.({ type: 'warning', message: `${m.alias} moves from ${from ?? '(no endpoint)'} to ${moved(m)} for the remaining trials of run ${run.id}; the calls made before stay stored` });
+  }
+  return runEndpoints(o.store, run.id, { ...run.config.endpoints, ...judging?.endpoints });
 }
 
 /** A planned run left for workers: stopped (resumable), nothing called. */
@@ -151,13 +185,6 @@ async function reopen(o: RunSuiteOptions, id: string): Promise<{ run: RunRecord;
   const run = await o.store.getRun(id);
   if (!run) throw new ConfigError([{ field: '--resume', message: `no run "${id}" in ${o.store.url}` }]);
   if (run.kind !== SUITE_RUN) throw new ConfigError([{ field: '--resume', message: `run ${id} is a ${run.kind} run; resume it with the command that made it (e.g. paideia scenario run)` }]);
-  const drift = run.config.models.filter(m => run.config.endpoints?.[m.alias] !== o.createModel(m).endpoint);
-  if (drift.length) {
-    throw new ConfigError(drift.map(m => ({
-      field: '--base-url',
-      message: `run ${run.id} called ${m.alias} at ${run.config.endpoints?.[m.alias] ?? '(no endpoint)'}, but this resume would call ${o.createModel(m).endpoint ?? '(no endpoint)'}; resume with the same endpoint or start a new run`,
-    })));
-  }
   const items = await o.store.listRunItems(run.id);
   return { run, items: items.length < run.config.itemHashes.length ? await replan(o, run) : items };
 }

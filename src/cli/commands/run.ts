@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ConfigError, parseModelSpec, type ChatParams } from '../../core/index.js';
+import { ConfigError, parseModelSpec, stripControl, type ChatParams } from '../../core/index.js';
 import { startRun } from '../../runs.js';
 import type { SuiteRunConfig, SuiteRunOutcome } from '../../suites/run-kind.js';
 import { writeReport } from '../../report/index.js';
@@ -113,6 +113,8 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
   };
   const handle = startRun(config, { store });
   handle.on(createProgress());
+  let unreachable: { endpoint: string; error: string } | undefined;
+  handle.on(e => { if (e.type === 'stop' && e.endpoint) unreachable ??= { endpoint: e.endpoint, error: e.error ?? '' }; });
   const detach = stopOnSignals(handle);
   try {
     const outcome = await handle.done as SuiteRunOutcome;
@@ -135,6 +137,11 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
     }
     if (outcome.stoppedBy === 'claim-lost') {
       process.stderr.write(`stopped: another process took run ${runId} over while this one was paused; everything stored is kept\n`);
+      return { runId, exitCode: EXIT_CODES.stopped };
+    }
+    if (outcome.stoppedBy === 'unreachable' && unreachable) {
+      process.stderr.write(`stopped: nothing answers at ${unreachable.endpoint} (${stripControl(unreachable.error)}); the trials it could not run stay pending and everything stored is kept. `
+        + `Start the model server there and resume with: ${commandHint(['run', '--resume', runId], store.url)} (or add --base-url with the address of a server that is running)\n`);
       return { runId, exitCode: EXIT_CODES.stopped };
     }
     if (outcome.stoppedBy || outcome.pending > 0) {

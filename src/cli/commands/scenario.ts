@@ -12,6 +12,7 @@ import { loadScenario, scenarioJsonSchema, scenarioReport, scenarioRunId } from 
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
+import { stopWhy } from '../progress.js';
 import { numberFlag, positiveInt } from '../options.js';
 import { registerScenarioBatch, synthesisOptions } from './scenario-batch.js';
 import { registerScenarioStudies } from './scenario-studies.js';
@@ -139,8 +140,7 @@ function progress(io: ScenarioIO, planned: { dialogues: number; judgments: numbe
       finished++;
       if (finished === total || finished % Math.max(1, Math.ceil(total / 10)) === 0) io.stderr(`trials ${finished}/${total} (dialogues and judgments)\n`);
     } else if (e.type === 'stop') {
-      const why = e.reason === 'claim-lost' ? 'another process took this run over' : e.reason === 'cost-cap' ? 'the next call could pass the cost cap' : 'interrupted';
-      io.stderr(`stopping: ${why}; everything done so far is stored\n`);
+      io.stderr(`stopping: ${stopWhy(e)}; everything done so far is stored\n`);
     }
   };
 }

@@ -204,7 +204,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
         st().insertCall.run(
           c.runId, c.trialId, c.step, c.requestHash, json(c.request), c.status,
           c.result ? json(c.result) : null, c.error ? json(c.error) : null,
-          c.attempts, c.latencyMs, c.costUsd, c.cached ? 1 : 0, c.createdAt, c.model ?? null,
+          c.attempts, c.latencyMs, c.costUsd, c.cached ? 1 : 0, c.createdAt, c.model ?? null, c.endpoint ?? null,
         );
       }, key);
     },

@@ -55,5 +55,6 @@ export function toCall(r: Row, same: (s: string) => string = s => s): CallRecord
     attempts: r.attempts as number, latencyMs: r.latency_ms as number, costUsd: r.cost_usd as number,
     cached: r.cached === 1, createdAt: r.created_at as string,
     ...(r.model != null ? { model: same(r.model as string) } : {}),
+    ...(r.endpoint != null ? { endpoint: same(r.endpoint as string) } : {}),
   };
 }

@@ -136,4 +136,8 @@ export const MIGRATIONS: string[] = [
     at_ms REAL NOT NULL
   );
   `,
+  // Which endpoint each call used: a resume may send a run's remaining trials to another server.
+  `
+  ALTER TABLE calls ADD COLUMN endpoint TEXT;
+  `,
 ];

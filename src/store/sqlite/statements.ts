@@ -40,8 +40,8 @@ const SQL = {
   statuses: 'SELECT id, status FROM trials WHERE run_id = ? AND status IS NOT NULL',
   setTrialStatus: 'UPDATE trials SET status = ? WHERE run_id = ? AND id = ?',
   setTrialStatuses: 'UPDATE trials SET status = ? WHERE run_id = ? AND id IN (SELECT value FROM json_each(?))',
-  insertCall: `INSERT INTO calls (run_id, trial_id, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at, model)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  insertCall: `INSERT INTO calls (run_id, trial_id, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at, model, endpoint)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   calls: 'SELECT * FROM calls WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
   callsOfTrial: 'SELECT * FROM calls WHERE run_id = ? AND trial_id = ? AND seq > ? ORDER BY seq',
   cached: `SELECT result FROM calls WHERE request_hash = ? AND status = 'ok' ORDER BY seq DESC LIMIT 1`,
