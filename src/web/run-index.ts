@@ -12,6 +12,9 @@ interface Base {
   judgments: Judgment[];
 }
 
+/** Calls the build reads between two turns of the event loop. */
+const YIELD_EVERY = 2000;
+
 /** Trials whose calls are read at once for a page or for a search over whole texts. */
 const CALL_BATCH = 200;
 
@@ -98,9 +101,13 @@ export class RunIndex {
     const { trials, statuses, scores, judgments } = await reading;
     if (trials.length !== this.rows.size + this.judged.size) this.addTrials(trials);
     for (const row of this.order) row.status = statuses.get(row.id) ?? 'pending';
+    let read = 0;
     for await (const call of eachCall(this.store, this.runId, this.lastSeq)) {
       addCall(this.rows, this.judged, call);
       this.lastSeq = call.seq ?? this.lastSeq;
+      // An embedded store answers at once: without a turn of the event loop now and then, no other
+      // request (the first page among them) would be answered, or even sent, until the build ends.
+      if (++read % YIELD_EVERY === 0) await new Promise(resolve => setImmediate(resolve));
     }
     const means = meanScores(scores, judgments);
     for (const row of this.order) row.score = means.get(row.id) ?? null;
