@@ -89,6 +89,21 @@ describe('RunIndex and runResults', () => {
     expect(pages).toEqual([]);
   });
 
+  it('tries a first build that failed again on the next request', async () => {
+    const run = (await store.getRun(runId))!;
+    let fail = true;
+    const flaky = new Proxy(store, { get: (t, p) => (p === 'listCalls' ? (...a: Parameters<Store['listCalls']>) => {
+      if (fail) { fail = false; return Promise.reject(new Error('disk went away')); }
+      return t.listCalls(...a);
+    } : Reflect.get(t, p)) });
+    const index = new RunIndex(flaky, runId);
+    const stamp = `${run.status}@${run.updatedAt}`;
+    await expect(index.list(stamp, false, 1000)).rejects.toThrow(/disk went away/);
+    expect((await index.page(stamp, false, 1000, 0, 5)).rows.map(r => r.calls)).toEqual([1, 1, 1, 1, 1]);
+    const rows = await index.list(stamp, false, 1000);
+    expect(rows.length === 60 && rows.every(r => r.calls === 1)).toBe(true);
+  });
+
   it('gives each model its mean over items with the interval and n', async () => {
     const results = await runResults(store, runId);
     expect(results.map(r => [r.measure, r.model, r.mean, r.n, r.unscored])).toEqual([

@@ -90,7 +90,11 @@ export class RunIndex {
   private startRefresh(stamp: string, running: boolean, maxAgeMs: number): void {
     if (stamp !== this.stamp || (running && Date.now() - this.refreshed > maxAgeMs)) {
       this.stamp = stamp;
-      this.pending ??= this.refresh().finally(() => { this.pending = undefined; });
+      this.pending ??= this.refresh().finally(() => {
+        this.pending = undefined;
+        // A first build that failed (a store fault) is tried again by the next request.
+        if (!this.built) { this.base = undefined; this.stamp = ''; }
+      });
     }
   }
 
