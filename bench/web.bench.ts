@@ -19,12 +19,13 @@ export default async function web(): Promise<BenchFigure[]> {
   const db = join(mkdtempSync(join(tmpdir(), 'paideia-bench-web-')), 'web.db');
   node('spine-worker.js', ['instant', String(TRIALS), db]);
   const r = JSON.parse(node('web-worker.js', [db])) as {
-    total: number; cold: number; pageBytes: number; warm: number; search: number; indexMB: number; allSeconds: number; allMB: number;
+    total: number; cold: number; built: number; pageBytes: number; warm: number; search: number; indexMB: number; allSeconds: number; allMB: number;
   };
   if (r.total !== TRIALS) throw new Error(`expected ${TRIALS} trials, got ${r.total}`);
   const label = 'every trial and call of the run read from the store, measured now';
   return [
-    { name: `first trial page of a ${TRIALS.toLocaleString('en')}-trial run, cold (the server builds its index; ${r.pageBytes} bytes sent)`, ours: r.cold, reference: r.allSeconds, unit: 's', referenceLabel: label, target: '<= 3x loading the whole run once', met: r.cold <= 3 * r.allSeconds },
+    { name: `first trial page of a ${TRIALS.toLocaleString('en')}-trial run, cold (drawn from its trials' calls while the index builds; ${r.pageBytes} bytes sent)`, ours: r.cold, reference: r.allSeconds, unit: 's', referenceLabel: label, target: '<= 0.75x loading the whole run once', met: r.cold <= 0.75 * r.allSeconds },
+    { name: 'the whole trial index built, cold (a filtered page asked right after the first)', ours: r.built, reference: r.allSeconds, unit: 's', referenceLabel: label, target: '<= 3x loading the whole run once', met: r.built <= 3 * r.allSeconds },
     { name: 'a later trial page (offset up to 80,000), warm', ours: r.warm, reference: r.allSeconds, unit: 's', referenceLabel: label, target: '>= 20x faster than loading the whole run', met: r.warm * 20 <= r.allSeconds },
     { name: 'a regex search over inputs and outputs with a filter, warm', ours: r.search, reference: r.allSeconds, unit: 's', referenceLabel: label, target: '>= 5x faster than loading the whole run', met: r.search * 5 <= r.allSeconds },
     { name: 'server heap held by the run\'s trial index', ours: r.indexMB, reference: r.allMB, unit: 'MB', referenceLabel: 'heap of every trial and call record of the run, measured now', target: '<= 0.5x the whole run in memory', met: r.indexMB <= 0.5 * r.allMB },

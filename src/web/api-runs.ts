@@ -5,7 +5,8 @@ import { countTrials } from '../report/trial-counts.js';
 import type { LiveRuns } from './live.js';
 import { trialDetail, type Redact } from './trial-detail.js';
 import { RunIndex } from './run-index.js';
-import { parseTrialQuery, queryTrials } from './trial-query.js';
+import { parseTrialQuery } from './trial-query.js';
+import { queryTrialsFully } from './trial-query-text.js';
 import { renderRunBundle } from './bundle.js';
 import { runResults } from './results.js';
 
@@ -16,10 +17,10 @@ const LIVE_REFRESH_MS = 1000;
 export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
   const api = new Hono();
   const indexes = new Map<string, RunIndex>();
-  const rowsOf = async (run: RunRecord) => {
+  const indexOf = (run: RunRecord) => {
     const index = indexes.get(run.id) ?? indexes.set(run.id, new RunIndex(store, run.id)).get(run.id)!;
     const l = live.get(run.id);
-    return index.list(`${run.status}@${run.updatedAt}`, run.status === 'running' || Boolean(l && !l.outcome && !l.error), LIVE_REFRESH_MS);
+    return { index, args: [`${run.status}@${run.updatedAt}`, run.status === 'running' || Boolean(l && !l.outcome && !l.error), LIVE_REFRESH_MS] as const };
   };
 
   api.get('/runs', async c => {
@@ -53,8 +54,10 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
     const query = parseTrialQuery(new URL(c.req.url).searchParams);
     const run = await store.getRun(c.req.param('id'));
     if (!run) return c.json({ error: `no run "${c.req.param('id')}" in this store` }, 404);
-    const rows = await rowsOf(run);
-    const page = queryTrials(rows, query);
+    const { index, args } = indexOf(run);
+    // A plain page needs no index: while the first one is built it is drawn from its trials' calls.
+    const plain = query.show === 'all' && !query.model && !query.q;
+    const page = plain ? await index.page(...args, query.offset, query.limit) : await queryTrialsFully(index, await index.list(...args), query);
     return c.json({ total: page.total, offset: query.offset, limit: query.limit, rows: page.rows.map(r => ({ ...r, input: r.input.slice(0, 300), output: r.output.slice(0, 300) })) });
   });
 

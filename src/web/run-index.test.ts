@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseModelSpec, type Store } from '../core/index.js';
+import { parseModelSpec, type ChatModel, type Store } from '../core/index.js';
 import { createBaselineModel } from '../providers/index.js';
 import { builtInScorers } from '../scoring/builtins.js';
 import { openStore } from '../store/index.js';
@@ -8,18 +8,26 @@ import { BUILT_IN_TESTS } from '../suites/tests/index.js';
 import { RunIndex } from './run-index.js';
 import { runResults } from './results.js';
 import { parseTrialQuery, queryTrials } from './trial-query.js';
+import { queryTrialsFully } from './trial-query-text.js';
 
 // A real suite run: 20 public English exercises answered by the gold and the copy baselines.
 let store: Store;
 let runId: string;
 let listCallsCalls = 0;
+const pages: Array<Parameters<Store['listCalls']>[1]> = [];
+// A third model answers past the index's 2,000 kept characters: its needle sits at character 3,500.
+const LONG = (item: string) => `${'filler '.repeat(500)}needle-${item}`;
+const long: ChatModel = {
+  specVersion: 'paideia.chat-model.v1', provider: 'openai', modelId: 'long', isBaseline: false,
+  async generate(request) { return { text: LONG(String(request.context?.itemId)), warnings: [], usage: { inputTokens: 1, outputTokens: 1 } }; },
+};
 beforeAll(async () => {
   const inner = await openStore('sqlite::memory:');
-  store = new Proxy(inner, { get: (t, p) => (p === 'listCalls' ? (...a: Parameters<Store['listCalls']>) => { listCallsCalls++; return t.listCalls(...a); } : Reflect.get(t, p)) });
-  const specs = ['baseline:gold', 'baseline:copy'].map(s => parseModelSpec(s));
+  store = new Proxy(inner, { get: (t, p) => (p === 'listCalls' ? (...a: Parameters<Store['listCalls']>) => { listCallsCalls++; pages.push(a[1]); return t.listCalls(...a); } : Reflect.get(t, p)) });
+  const specs = ['baseline:gold', 'baseline:copy', 'long=openai:long'].map(s => parseModelSpec(s));
   const { run } = await runSuite({
     store, suites: ['data/samples/english/exercises.jsonl'], models: specs, repeats: 1, seed: 3, params: {}, testDefinitions: BUILT_IN_TESTS,
-    scorers: builtInScorers(), createModel: s => createBaselineModel(s.model as 'gold'), prices: { source: 'test', date: '2026-12-01', models: { 'baseline:*': { input: 0, output: 0 } } },
+    scorers: builtInScorers(), createModel: s => (s.alias === 'long' ? long : createBaselineModel(s.model as 'gold')), prices: { source: 'test', date: '2026-12-01', models: { 'baseline:*': { input: 0, output: 0 }, 'openai:long': { input: 0, output: 0 } } },
     concurrency: () => 4, retryErrors: false,
   });
   runId = run.id;
@@ -31,7 +39,7 @@ describe('RunIndex and runResults', () => {
     const index = new RunIndex(store, runId);
     const run = (await store.getRun(runId))!;
     const rows = await index.list(`${run.status}@${run.updatedAt}`, false, 1000);
-    expect(rows).toHaveLength(40);
+    expect(rows).toHaveLength(60);
     expect(rows.every(r => r.status === 'done' && r.calls === 1)).toBe(true);
     const gold = rows.filter(r => r.model === 'baseline:gold');
     expect(gold.every(r => r.score === 1)).toBe(true);
@@ -41,15 +49,66 @@ describe('RunIndex and runResults', () => {
     const reads = listCallsCalls;
     await index.list(`${run.status}@${run.updatedAt}`, false, 0);
     expect(listCallsCalls).toBe(reads);
-    expect(queryTrials(rows, parseTrialQuery(new URLSearchParams('show=failures'))).total).toBe(20);
+    expect(queryTrials(rows, parseTrialQuery(new URLSearchParams('show=failures&model=baseline:copy'))).total).toBe(20);
     expect(queryTrials(rows, parseTrialQuery(new URLSearchParams('show=differences&model=baseline:gold'))).total).toBe(20);
+  });
+
+  it('draws a plain page from its trials\' own calls while the first build reads every call, the same as the built index', async () => {
+    const run = (await store.getRun(runId))!;
+    const stamp = `${run.status}@${run.updatedAt}`;
+    const fresh = new RunIndex(store, runId);
+    pages.length = 0;
+    const early = await fresh.page(stamp, false, 1000, 25, 10);
+    // Answered from one read of those ten trials' calls (the build's own reads page the whole run).
+    expect(pages.filter(p => p?.trialIds).map(p => p!.trialIds!.length)).toEqual([10]);
+    const built = await fresh.list(stamp, false, 1000);
+    expect(early).toEqual({ total: 60, rows: built.slice(25, 35) });
+    expect(await fresh.page(stamp, false, 1000, 25, 10)).toEqual(early);
+  });
+
+  it('searches whole texts, reading only the cut ones from the store, in batches of trials', async () => {
+    const run = (await store.getRun(runId))!;
+    const index = new RunIndex(store, runId);
+    const rows = await index.list(`${run.status}@${run.updatedAt}`, false, 1000);
+    const longRows = rows.filter(r => r.model === 'long');
+    expect(longRows.every(r => r.outputCut && r.output.length === 2000 && !r.output.includes('needle'))).toBe(true);
+    const search = (s: string) => queryTrialsFully(index, rows, parseTrialQuery(new URLSearchParams(s)));
+    pages.length = 0;
+    const found = await search('q=needle-');
+    expect(found.total).toBe(20);
+    expect(found.rows.every(r => r.model === 'long')).toBe(true);
+    expect(pages.every(p => p?.trialIds !== undefined && p.trialIds.length <= 200)).toBe(true);
+    // The kept part ends in "fille"; the whole text does not, so an anchored match there is no match.
+    expect(longRows[0]!.output.endsWith('fille')).toBe(true);
+    expect((await search('q=fille$')).total).toBe(0);
+    expect((await search(`q=needle-${longRows[3]!.itemId}$`)).rows.map(r => r.id)).toEqual([longRows[3]!.id]);
+    // Texts kept whole are searched in the index alone; a search asked again reads nothing.
+    pages.length = 0;
+    expect((await search('q=____&model=baseline:gold')).total).toBe(20);
+    expect((await search('q=needle-')).total).toBe(20);
+    expect(pages).toEqual([]);
+  });
+
+  it('tries a first build that failed again on the next request', async () => {
+    const run = (await store.getRun(runId))!;
+    let fail = true;
+    const flaky = new Proxy(store, { get: (t, p) => (p === 'listCalls' ? (...a: Parameters<Store['listCalls']>) => {
+      if (fail) { fail = false; return Promise.reject(new Error('disk went away')); }
+      return t.listCalls(...a);
+    } : Reflect.get(t, p)) });
+    const index = new RunIndex(flaky, runId);
+    const stamp = `${run.status}@${run.updatedAt}`;
+    await expect(index.list(stamp, false, 1000)).rejects.toThrow(/disk went away/);
+    expect((await index.page(stamp, false, 1000, 0, 5)).rows.map(r => r.calls)).toEqual([1, 1, 1, 1, 1]);
+    const rows = await index.list(stamp, false, 1000);
+    expect(rows.length === 60 && rows.every(r => r.calls === 1)).toBe(true);
   });
 
   it('gives each model its mean over items with the interval and n', async () => {
     const results = await runResults(store, runId);
     expect(results.map(r => [r.measure, r.model, r.mean, r.n, r.unscored])).toEqual([
-      ['exact', 'baseline:copy', 0, 20, 0], ['exact', 'baseline:gold', 1, 20, 0],
+      ['exact', 'baseline:copy', 0, 20, 0], ['exact', 'baseline:gold', 1, 20, 0], ['exact', 'long', 0, 20, 0],
     ]);
-    expect(results.map(r => [r.low, r.high])).toEqual([[0, 0], [1, 1]]);
+    expect(results.map(r => [r.low, r.high])).toEqual([[0, 0], [1, 1], [0, 0]]);
   });
 });

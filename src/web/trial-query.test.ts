@@ -3,7 +3,7 @@ import type { TrialRow } from './run-index.js';
 import { parseTrialQuery, queryTrials } from './trial-query.js';
 
 const row = (i: number, model: string, itemId: string, score: number | null, status: TrialRow['status'] = 'done', output = ''): TrialRow => ({
-  id: `t${i}`, index: i, itemId, test: 'exercises', model, repeat: 0, kind: 'item', status, score, costUsd: 0, latencyMs: 0, calls: 1, input: `input ${itemId}`, output,
+  id: `t${i}`, index: i, itemId, test: 'exercises', model, repeat: 0, kind: 'item', status, score, costUsd: 0, latencyMs: 0, calls: 1, input: `input ${itemId}`, output, inputCut: false, outputCut: false,
 });
 
 const rows = [

@@ -33,9 +33,13 @@ export function parseTrialQuery(params: URLSearchParams): TrialQuery {
   return { show: show as TrialQuery['show'], ...(model ? { model } : {}), ...(q ? { q } : {}), offset, limit };
 }
 
-/** One page of the rows that pass the query, and how many pass in all. */
-export function queryTrials(rows: ReadonlyArray<TrialRow>, query: TrialQuery): { total: number; rows: TrialRow[] } {
+/**
+ * One page of the rows that pass the query, and how many pass in all. `textMatch` decides the
+ * search (default: the pattern over the row's kept texts; see trial-query-text for whole texts).
+ */
+export function queryTrials(rows: ReadonlyArray<TrialRow>, query: TrialQuery, textMatch?: (r: TrialRow) => boolean): { total: number; rows: TrialRow[] } {
   const pattern = query.q ? new RegExp(query.q, 'iu') : undefined;
+  const matches = textMatch ?? ((r: TrialRow) => !pattern || pattern.test(r.input) || pattern.test(r.output));
   const differs = query.show === 'differences' ? disagreeingItems(rows) : undefined;
   const keep = (r: TrialRow): boolean => {
     if (query.model && r.model !== query.model) return false;
@@ -43,7 +47,7 @@ export function queryTrials(rows: ReadonlyArray<TrialRow>, query: TrialQuery): {
     if (query.show === 'passes' && r.score !== 1) return false;
     if (query.show === 'errors' && r.status !== 'failed') return false;
     if (differs && !differs.has(itemKey(r))) return false;
-    return !pattern || pattern.test(r.input) || pattern.test(r.output);
+    return matches(r);
   };
   const out: TrialRow[] = [];
   let total = 0;
