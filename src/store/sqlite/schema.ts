@@ -136,4 +136,14 @@ export const MIGRATIONS: string[] = [
     at_ms REAL NOT NULL
   );
   `,
+  // Shared caps on calls in flight: what each process holds of a cap, until its lease runs out.
+  `
+  CREATE TABLE rate_slots (
+    key TEXT NOT NULL,
+    holder TEXT NOT NULL,
+    held INTEGER NOT NULL,
+    expires_at REAL NOT NULL,
+    PRIMARY KEY (key, holder)
+  );
+  `,
 ];
