@@ -156,6 +156,13 @@ export interface Store {
   takePermits(bucket: PermitBucket, want: number, atLeast: number): Promise<PermitGrant>;
   /** Put permits back that were taken and not spent (negative: charge more than was taken, into debt). */
   returnPermits(bucket: PermitBucket, amount: number): Promise<void>;
+  /**
+   * A cap on calls in flight shared by every worker: `holder` asks for `delta` more of the `max`
+   * slots named `key` (negative: gives some back; 0: renews), and holds what it has for `ttlMs`
+   * more by the store's clock (a dead holder's slots come back when that runs out). Returns the
+   * change granted: up to `delta` when asking, as far as slots are free; `delta` when giving back.
+   */
+  holdSlots(key: string, max: number, holder: string, delta: number, ttlMs: number): Promise<number>;
 
   /** Free-form, namespaced artefacts of later stages (dialogues, study data). */
   putArtifact(runId: string, kind: string, key: string, value: JsonValue): Promise<void>;

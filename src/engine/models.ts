@@ -1,6 +1,6 @@
 import { ConfigError, type ChatModel, type ChatResult, type Env, type ModelSpec, type Store } from '../core/index.js';
 import { createChatModel } from '../providers/index.js';
-import { rateLimitMiddleware, retryMiddleware, wrapChatModel } from '../providers/middleware/index.js';
+import { rateLimitMiddleware, retryMiddleware, sharedSlotsMiddleware, wrapChatModel } from '../providers/middleware/index.js';
 import { eachCall } from './history.js';
 
 export interface ModelWiring {
@@ -13,6 +13,8 @@ export interface ModelWiring {
   requestsPerMinute?: number;
   /** Input + output tokens per minute per model, with requestsPerMinute. */
   tokensPerMinute?: number;
+  /** Calls in flight per model across every worker of the store. */
+  maxInFlight?: number;
   maxAttempts: number;
   timeoutMs?: number;
   store: Store;
@@ -54,11 +56,14 @@ export async function buildModels(specs: ModelSpec[], w: ModelWiring): Promise<M
       ...(replay ? { replayLookup: async ctx => replay.get(`${ctx?.itemId}\u0000${ctx?.repeat}\u0000${ctx?.turn}`) } : {}),
     });
     const middleware = [retryMiddleware({ maxAttempts: w.maxAttempts })];
-    // The limit is the store's, keyed by model and endpoint: every worker of the store shares it.
+    // The limits are the store's, keyed by model and endpoint: every worker of the store shares
+    // them. An attempt holds its slot while it waits for a rate permit, so permits go out as used.
+    const key = `${spec.spec} ${base.endpoint ?? ''}`.trim();
+    if (w.maxInFlight) middleware.push(sharedSlotsMiddleware({ store: w.store, key: `in-flight ${key}`, max: w.maxInFlight }));
     if (w.requestsPerMinute) {
       middleware.push(rateLimitMiddleware({
         requestsPerMinute: w.requestsPerMinute, ...(w.tokensPerMinute ? { tokensPerMinute: w.tokensPerMinute } : {}),
-        shared: { store: w.store, key: `${spec.spec} ${base.endpoint ?? ''}`.trim() },
+        shared: { store: w.store, key },
       }));
     }
     out.set(spec.alias, base.isBaseline ? base : wrapChatModel(base, ...middleware));

@@ -18,3 +18,8 @@ export function takeFrom(state: BucketState | undefined, b: PermitBucket, want: 
   const waitMs = granted > 0 ? 0 : Math.ceil((atLeast - level) / perMs);
   return { grant: { granted, waitMs }, next: { level: level - granted, atMs: Math.max(nowMs, state?.atMs ?? nowMs) } };
 }
+
+/** What a holder's ask of a shared cap changes: a give-back as asked (never below 0), an ask as far as free slots go. */
+export function slotChange(delta: number, total: number, mine: number, max: number): number {
+  return delta < 0 ? Math.max(delta, -mine) : Math.max(0, Math.min(delta, max - total));
+}

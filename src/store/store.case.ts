@@ -264,6 +264,22 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       await s.close();
     });
 
+    it('shares a cap on calls in flight: slots held per holder, given back, and freed when a lease runs out', async () => {
+      const s = await open();
+      const cap = (holder: string, delta: number, ttlMs = 60_000) => s.holdSlots('in-flight openai:m', 5, holder, delta, ttlMs);
+      expect([await cap('a', 3), await cap('b', 4), await cap('b', 1)]).toEqual([3, 2, 0]);
+      expect([await cap('a', -2), await cap('b', 3), await cap('a', -5), await cap('b', 0)]).toEqual([-2, 2, -1, 0]);
+      // b holds 4: one is free; a holder that dies (its lease runs out) gives its slot back.
+      expect(await cap('dead', 1, 300)).toBe(1);
+      expect(await cap('c', 1)).toBe(0);
+      await new Promise(resolve => setTimeout(resolve, 400));
+      expect(await cap('c', 1)).toBe(1);
+      // Twenty holders asking at once share the seven slots of another cap, and no more.
+      const asks = await Promise.all(Array.from({ length: 20 }, (_, i) => s.holdSlots('in-flight other', 7, `w${i}`, 1, 60_000)));
+      expect(asks.reduce((x, y) => x + y, 0)).toBe(7);
+      await s.close();
+    });
+
     it('upserts artifacts by run, kind and key', async () => {
       const s = await open();
       await s.putArtifact('run-1', 'dialogue', 'b', { turns: 1 });

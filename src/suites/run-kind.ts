@@ -36,6 +36,8 @@ export const SuiteRunConfigSchema = z.strictObject({
   requestsPerMinute: z.number().int().min(1).optional(),
   /** Input + output tokens per minute per model (with requestsPerMinute), shared by every worker of the store. */
   tokensPerMinute: z.number().int().min(1).optional(),
+  /** Calls in flight per model across every worker of the store (`concurrency` is per process). */
+  maxInFlight: z.number().int().min(1).optional(),
   maxAttempts: z.number().int().min(1).default(5),
   timeoutMs: z.number().int().min(1).optional(),
   baseUrl: z.string().min(1).optional(),
@@ -85,7 +87,7 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
   const models = await buildModels(stored?.config.models ?? specs, {
     ...(storedEndpoints ? { endpoints: storedEndpoints } : {}), ...(env ? { env } : {}),
     store, seed: c.seed, maxAttempts: c.maxAttempts, ...(c.baseUrl ? { baseURL: c.baseUrl } : {}), ...(c.script ? { scriptFile: c.script } : {}),
-    ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.tokensPerMinute ? { tokensPerMinute: c.tokensPerMinute } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+    ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.tokensPerMinute ? { tokensPerMinute: c.tokensPerMinute } : {}), ...(c.maxInFlight ? { maxInFlight: c.maxInFlight } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
   });
   for (const spec of stored?.config.models ?? specs) {
     const endpoint = models.get(spec.alias)?.endpoint;
@@ -101,7 +103,7 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
     const judges = await buildModels(judgeSpecs(judging), {
       store, seed: c.seed, maxAttempts: judging.maxAttempts, ...(env ? { env } : {}),
       ...(c.judgeBaseUrl ?? c.baseUrl ? { baseURL: (c.judgeBaseUrl ?? c.baseUrl)! } : {}),
-      ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.tokensPerMinute ? { tokensPerMinute: c.tokensPerMinute } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+      ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.tokensPerMinute ? { tokensPerMinute: c.tokensPerMinute } : {}), ...(c.maxInFlight ? { maxInFlight: c.maxInFlight } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
       ...(judgeEndpoints ? { endpoints: judgeEndpoints } : flagJudging || !judging.endpoints ? {} : { endpoints: judging.endpoints }),
     });
     for (const [alias, m] of judges) models.set(alias, m);

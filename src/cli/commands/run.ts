@@ -27,6 +27,7 @@ export interface RunFlags {
   concurrency?: string;
   rpm?: string;
   tpm?: string;
+  maxInFlight?: string;
   baseUrl?: string;
   script?: string;
   store: string;
@@ -60,6 +61,7 @@ export function addRunFlags(cmd: Command): Command {
     .option('--concurrency <n>', 'concurrent calls per provider', '8')
     .option('--rpm <n>', 'requests per minute per model, shared by every process on the store (a burst of one second\'s worth)')
     .option('--tpm <n>', 'input + output tokens per minute per model (with --rpm), shared like it')
+    .option('--max-in-flight <n>', 'calls in flight per model across every process on the store (--concurrency counts per process)')
     .option('--base-url <url>', 'base URL of the OpenAI-compatible endpoint of openai: models (default OPENAI_BASE_URL, else api.openai.com); anthropic: models read ANTHROPIC_BASE_URL, ollama: OLLAMA_BASE_URL')
     .option('--script <file>', 'script of turns for baseline:script')
     .option('--max-attempts <n>', 'attempts per call, first try included', '5')
@@ -98,6 +100,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
   const concurrency = numberFlag('--concurrency', f.concurrency, positiveInt, 'a whole number >= 1')!;
   const rpm = numberFlag('--rpm', f.rpm, positiveInt, 'a whole number >= 1');
   const tpm = numberFlag('--tpm', f.tpm, positiveInt, 'a whole number >= 1');
+  const maxInFlight = numberFlag('--max-in-flight', f.maxInFlight, positiveInt, 'a whole number >= 1');
   if (tpm && !rpm) throw new ConfigError([{ field: '--tpm', message: 'a token limit goes with a request limit: add --rpm N (the provider\'s requests per minute)' }]);
   const maxAttempts = numberFlag('--max-attempts', f.maxAttempts, positiveInt, 'a whole number >= 1')!;
   const timeoutMs = numberFlag('--timeout', f.timeout, positiveInt, 'milliseconds >= 1');
@@ -106,7 +109,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
     kind: 'suite', suites, models: f.model ?? [], repeats, seed, ...(listFlag(f.tests) ? { tests: listFlag(f.tests)! } : {}),
     ...(params.temperature !== undefined ? { temperature: params.temperature } : {}), ...(params.maxTokens !== undefined ? { maxTokens: params.maxTokens } : {}),
     ...(costCapUsd !== undefined ? { costCapUsd } : {}), ...(f.prices ? { prices: f.prices } : {}), useCache: f.cache, retryErrors: f.retryErrors ?? false,
-    ...(f.resume ? { resume: f.resume } : {}), concurrency, ...(rpm ? { requestsPerMinute: rpm } : {}), ...(tpm ? { tokensPerMinute: tpm } : {}), maxAttempts, ...(timeoutMs ? { timeoutMs } : {}),
+    ...(f.resume ? { resume: f.resume } : {}), concurrency, ...(rpm ? { requestsPerMinute: rpm } : {}), ...(tpm ? { tokensPerMinute: tpm } : {}), ...(maxInFlight ? { maxInFlight } : {}), maxAttempts, ...(timeoutMs ? { timeoutMs } : {}),
     ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}), ...(f.script ? { script: f.script } : {}),
     ...(f.judge?.length ? { judges: f.judge } : {}), ...(f.judgeFamily?.length ? { judgeFamilies: f.judgeFamily } : {}),
     ...(f.judgeBaseUrl ? { judgeBaseUrl: f.judgeBaseUrl } : {}), ...(f.planOnly ? { planOnly: true } : {}),

@@ -119,6 +119,22 @@ describe('paideia worker on a PostgreSQL store', () => {
     expect([got.calls, got.perTrial.size, got.done, got.run?.status]).toEqual([2 * ITEMS, 2 * ITEMS, 2 * ITEMS, 'completed']);
   }, 240_000);
 
+  it('the cap on calls in flight planned with the run holds across three workers', async () => {
+    const heard: number[] = [];
+    const s = await setUp(40, heard);
+    const runId = await plan(s, ['--max-in-flight', '3']);
+    // Each worker would run 4 at once (12 together); the cap lets 3 through, across all of them.
+    const results = await Promise.all([worker(s, runId), worker(s, runId), worker(s, runId)].map(w => w.done));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    expect(heard).toHaveLength(2 * ITEMS);
+    // The server answers 40 ms after a request arrives, and a slot is free again only once the
+    // answer is back: no window shorter than 40 ms holds more than 3 arrivals.
+    expect(busiest(heard, 40)).toBeLessThanOrEqual(3);
+    expect(busiest(heard, 40)).toBe(3);
+    const got = await stored(s.url, runId);
+    expect([got.calls, got.done, got.run?.status]).toEqual([2 * ITEMS, 2 * ITEMS, 'completed']);
+  }, 240_000);
+
   it('a worker killed with -9 mid-run and started again: the run completes, repeats at most its calls in flight', async () => {
     const s = await setUp(40);
     const runId = await plan(s);

@@ -9,6 +9,7 @@ import { checkUrl, createPool, openError, publicUrl, withRetry } from './connect
 import { deleteRunPostgres } from './delete-run.js';
 import { SQL } from './queries.js';
 import { MIGRATIONS } from './schema.js';
+import { slotChange } from '../permit-bucket.js';
 
 type Row = Record<string, unknown>;
 type Query = { name: string; text: string };
@@ -237,6 +238,17 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
       // Not retried: a return that did commit before the connection broke would count twice, and
       // over-returning could let workers pass the rate; a lost return only wastes permits.
       await pool.query({ ...SQL.returnPermits, values: [b.key, b.capacity, amount] });
+    },
+    async holdSlots(key, max, holder, delta, ttlMs) {
+      return tx(async c => {
+        const now = Number((await on(c, SQL.lockSlots, [key]))[0]!.now);
+        await on(c, SQL.dropExpiredSlots, [key, now]);
+        const { total, mine } = (await on(c, SQL.slotsHeld, [key, holder]))[0] as { total: number; mine: number };
+        const change = slotChange(delta, total, mine, max);
+        if (mine + change > 0) await on(c, SQL.putSlots, [key, holder, mine + change, now + ttlMs]);
+        else await on(c, SQL.dropSlots, [key, holder]);
+        return change;
+      });
     },
     async putBlob(bytes, mediaType) {
       const hash = createHash('sha256').update(bytes).digest('hex');

@@ -108,6 +108,13 @@ export const SQL = {
       granted = ${granted(refilled)}, wait_ms = ${waitMs(refilled)}
     RETURNING granted, wait_ms`),
   returnPermits: q('return-permits', 'UPDATE rate_buckets SET level = least($2::float8, level + $3::float8) WHERE key = $1'),
+  // A shared cap on calls in flight, in one transaction under a lock keyed by the cap.
+  lockSlots: q('lock-slots', `SELECT pg_advisory_xact_lock(hashtextextended('paideia.slots:' || $1, 0)), (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now`),
+  dropExpiredSlots: q('drop-expired-slots', 'DELETE FROM rate_slots WHERE key = $1 AND expires_at <= $2'),
+  slotsHeld: q('slots-held', `SELECT COALESCE(SUM(held), 0)::int AS total, COALESCE(SUM(held) FILTER (WHERE holder = $2), 0)::int AS mine FROM rate_slots WHERE key = $1`),
+  putSlots: q('put-slots', `INSERT INTO rate_slots (key, holder, held, expires_at) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (key, holder) DO UPDATE SET held = excluded.held, expires_at = excluded.expires_at`),
+  dropSlots: q('drop-slots', 'DELETE FROM rate_slots WHERE key = $1 AND holder = $2'),
   putBlob: q('put-blob', 'INSERT INTO blobs (hash, media_type, size, bytes) VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING'),
   getBlob: q('get-blob', 'SELECT media_type, size, bytes FROM blobs WHERE hash = $1'),
 };

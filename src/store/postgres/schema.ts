@@ -133,4 +133,14 @@ export const MIGRATIONS: string[] = [
     wait_ms DOUBLE PRECISION NOT NULL
   );
   `,
+  // Shared caps on calls in flight: what each worker holds of a cap, until its lease runs out.
+  `
+  CREATE TABLE rate_slots (
+    key TEXT NOT NULL,
+    holder TEXT NOT NULL,
+    held INTEGER NOT NULL,
+    expires_at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (key, holder)
+  );
+  `,
 ];

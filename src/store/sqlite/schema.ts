@@ -140,4 +140,14 @@ export const MIGRATIONS: string[] = [
   `
   ALTER TABLE calls ADD COLUMN endpoint TEXT;
   `,
+  // Shared caps on calls in flight: what each process holds of a cap, until its lease runs out.
+  `
+  CREATE TABLE rate_slots (
+    key TEXT NOT NULL,
+    holder TEXT NOT NULL,
+    held INTEGER NOT NULL,
+    expires_at REAL NOT NULL,
+    PRIMARY KEY (key, holder)
+  );
+  `,
 ];
