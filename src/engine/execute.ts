@@ -121,7 +121,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     onRetry: e => o.onEvent?.({ type: 'retry', ...e }), reachability,
   });
   const stored = await latestCallsOf(o.store, o.runId, new Set(mine.map(t => t.id)));
-  const targets = targetHistories(o.store, o.runId, new Map(o.trials.map(t => [t.id, t])));
+  const targets = targetHistories(o.store, o.runId, o.trials);
 
   async function runTrial(trial: Trial): Promise<{ outcome: Outcome; costUsd: number; committed: Promise<unknown>; scores?: Score[] }> {
     const step = o.stepOf(trial);
