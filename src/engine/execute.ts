@@ -6,7 +6,7 @@ import { createBudget } from './budget.js';
 import { createCallPath, requestHash, type CostModel } from './call.js';
 import { claimRunTrials, type ClaimOptions } from './claims.js';
 import type { RunEvent, RunSummary } from './events.js';
-import { latestCallsOf, targetHistories } from './history.js';
+import { historiesInOrder, targetHistories } from './history.js';
 import { createReachability } from './reachability.js';
 
 export interface ExecuteOptions {
@@ -120,12 +120,12 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     ...(o.signal ? { signal: o.signal } : {}), ...(fence ? { fence } : {}),
     onRetry: e => o.onEvent?.({ type: 'retry', ...e }), reachability,
   });
-  const stored = await latestCallsOf(o.store, o.runId, new Set(mine.map(t => t.id)));
-  const targets = targetHistories(o.store, o.runId, new Map(o.trials.map(t => [t.id, t])));
+  // A run with no stored call yet (a fresh one) has no history to read.
+  const hasCalls = (await o.store.listCalls(o.runId, { limit: 1 })).length > 0;
+  const targets = targetHistories(o.store, o.runId, o.trials);
 
-  async function runTrial(trial: Trial): Promise<{ outcome: Outcome; costUsd: number; committed: Promise<unknown>; scores?: Score[] }> {
+  async function runTrial(trial: Trial, previous: ReadonlyArray<CallRecord>): Promise<{ outcome: Outcome; costUsd: number; committed: Promise<unknown>; scores?: Score[] }> {
     const step = o.stepOf(trial);
-    const previous = stored.get(trial.id) ?? [];
     const writes: Array<Promise<unknown>> = [];
     const results: ChatResult[] = [];
     const target = step.judgesTarget && trial.target ? await targets.get(trial.target) : undefined;
@@ -216,6 +216,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     }
     await Promise.all([...pools.values()].map(async ({ size, queue }) => {
       let next = 0;
+      const historyOf = hasCalls ? historiesInOrder(o.store, o.runId, queue) : async () => [];
       // A worker goes on to its next trials while earlier ones' rows commit, so one commit carries
       // many trials; a trial counts as finished only once its rows are stored.
       const worker = async () => {
@@ -223,8 +224,9 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         // After a stop, trials still finish if they need no new call (a judge with nothing to judge);
         // a worker that lost its claim writes nothing more.
         while (!halted() && next < queue.length) {
-          const trial = queue[next++]!;
-          const r = await runTrial(trial);
+          const k = next++;
+          const trial = queue[k]!;
+          const r = await runTrial(trial, await historyOf(k));
           behind.push(r.committed.then(() => {
             if (r.outcome === 'pending') return;
             if (r.outcome === 'needs-call') { count.needsCall++; return; }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CallRecord } from '../core/index.js';
+import type { CallRecord, Store, Trial } from '../core/index.js';
 import { openStore } from '../store/index.js';
-import { reportCalls } from './history.js';
+import { historiesInOrder, reportCalls } from './history.js';
 
 const call = (over: Partial<CallRecord>): CallRecord => ({
   runId: 'r', trialId: 't1', step: 0, requestHash: 'rq', request: { messages: [{ role: 'user', content: 'a long prompt' }], params: {} },
@@ -31,6 +31,25 @@ describe('reportCalls', () => {
     expect(slim.every(c => c.request.messages.length === 0)).toBe(true);
     // The run's total is unchanged by keeping one record per step.
     expect(slim.reduce((a, c) => a + c.costUsd, 0)).toBe(await store.spentUsd('r'));
+    await store.close();
+  });
+});
+
+describe('historiesInOrder', () => {
+  it('gives each trial its newest call per step, reading a chunk at a time and only what is asked', async () => {
+    const store = await openStore('sqlite::memory:');
+    const trials = ['t1', 't2', 't3', 't4', 't5'].map(id => ({ id }) as Trial);
+    await store.saveCall(call({ trialId: 't1', status: 'error', result: undefined, error: { name: 'E', message: 'boom' } }));
+    await store.saveCall(call({ trialId: 't1', result: { text: 'retried', warnings: [] } }));
+    await store.saveCall(call({ trialId: 't4', step: 1, result: { text: 'second', warnings: [] } }));
+    const asked: string[][] = [];
+    const counting: Store = { ...store, listCalls: (runId, page) => { asked.push([...(page?.trialIds ?? [])]); return store.listCalls(runId, page); } };
+    const historyOf = historiesInOrder(counting, 'r', trials, 2);
+    const got = [];
+    for (let k = 0; k < trials.length; k++) got.push(Array.from(await historyOf(k), c => (c ? `${c.step}:${c.result?.text}` : '-')));
+    expect(got).toEqual([['0:retried'], [], [], ['-', '1:second'], []]);
+    // chunks of two, each read once, the next one read ahead
+    expect(asked).toEqual([['t1', 't2'], ['t3', 't4'], ['t5']]);
     await store.close();
   });
 });

@@ -57,6 +57,33 @@ export async function reportCalls(store: Store, runId: string): Promise<CallReco
   return [...bySteps.values()];
 }
 
+/**
+ * The stored history (newest call per step) of trials taken in order, read from the store a chunk
+ * ahead of the workers and dropped once every trial of a chunk was taken: a resumed or rescored
+ * run of 200,000 trials never holds every stored call at once. `k` is the trial's place in `trials`.
+ */
+export function historiesInOrder(store: Store, runId: string, trials: ReadonlyArray<Trial>, chunk = 1000): (k: number) => Promise<CallRecord[]> {
+  const chunks = new Map<number, { calls: Promise<Map<string, CallRecord[]>>; left: number }>();
+  const load = (c: number) => {
+    let entry = chunks.get(c);
+    if (!entry) {
+      const ids = trials.slice(c * chunk, (c + 1) * chunk).map(t => t.id);
+      entry = { calls: store.listCalls(runId, { trialIds: ids }).then(latestCalls), left: ids.length };
+      chunks.set(c, entry);
+    }
+    return entry;
+  };
+  return async k => {
+    const c = Math.floor(k / chunk);
+    const entry = load(c);
+    // Read the next chunk while this one is worked on.
+    if (k % chunk === 0 && (c + 1) * chunk < trials.length) load(c + 1);
+    const calls = await entry.calls;
+    if (--entry.left === 0) chunks.delete(c);
+    return calls.get(trials[k]!.id) ?? [];
+  };
+}
+
 /** The newest call per step of the given trials only (the ones a session may still run). */
 export async function latestCallsOf(store: Store, runId: string, trialIds: ReadonlySet<string>): Promise<Map<string, CallRecord[]>> {
   const out = new Map<string, CallRecord[]>();
@@ -79,13 +106,16 @@ export function resultsOf(steps: ReadonlyArray<CallRecord | undefined>): ChatRes
  * Histories of judged trials, read from the store when first asked and kept while judges of the
  * same target run (a panel and its repeats read one dialogue many times).
  */
-export function targetHistories(store: Store, runId: string, trials: ReadonlyMap<string, Trial>): { get(id: string): Promise<StepHistory | undefined> } {
+export function targetHistories(store: Store, runId: string, all: ReadonlyArray<Trial>): { get(id: string): Promise<StepHistory | undefined> } {
   const cache = new Map<string, Promise<StepHistory | undefined>>();
+  // Built when a judge first asks: a run without judges never needs it.
+  let trials: Map<string, Trial> | undefined;
   return {
     get(id) {
       let found = cache.get(id);
       if (!found) {
         found = (async () => {
+          trials ??= new Map(all.map(t => [t.id, t]));
           const trial = trials.get(id);
           if (!trial) return undefined;
           const steps = latestCalls(await store.listCalls(runId, { trialIds: [id] })).get(id) ?? [];

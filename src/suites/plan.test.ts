@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planTrials } from './plan.js';
+import { canonicalJson, contentHash } from '../core/index.js';
+import { planTrials, trialId } from './plan.js';
 import { fourNouns as items, lemmaTest as test } from './testing/four-nouns.js';
 
 
@@ -34,5 +35,14 @@ describe('planTrials applicability', () => {
       applicable: (m, v) => m.alias === 'b' || v.item.id === 'cat',
     });
     expect(trials.map(t => `${t.modelAlias}:${t.itemId}`).sort()).toEqual(['a:cat', 'b:bean', 'b:cat', 'b:iarnród', 'b:teach']);
+  });
+});
+
+describe('trialId', () => {
+  it('is the content hash of the trial fields and params, so stored runs keep their trial ids', () => {
+    for (const params of [{}, { temperature: 0.5, maxTokens: 64 }, { maxTokens: 8, temperature: 0 }]) {
+      const t = { itemHash: 'ab"c\\d', model: 'openai:gpt-4.1', test: 'grammar_forms', promptVersion: '2', repeat: 3, seed: 123456789 };
+      expect(trialId(t, canonicalJson(params))).toBe(contentHash({ ...t, params }));
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { deriveSeed } from '../engine/seed.js';
-import { ConfigError, contentHash, type ChatParams, type ModelSpec, type TestDefinition, type Trial, type VersionedItem } from '../core/index.js';
+import { ConfigError, canonicalJson, sha256Hex, type ChatParams, type ModelSpec, type TestDefinition, type Trial, type VersionedItem } from '../core/index.js';
 
 /** Step kind of item trials. */
 export const ITEM_STEP = 'item';
@@ -39,6 +39,7 @@ export function planTrials(input: PlanInput): Trial[] {
     .map(x => x.v);
 
   const trials: Trial[] = [];
+  const paramsJson = canonicalJson(params);
   for (const { item, hash } of ordered) {
     const test = tests.get(item.test)!;
     for (const model of models) {
@@ -46,7 +47,7 @@ export function planTrials(input: PlanInput): Trial[] {
       for (let repeat = 0; repeat < repeats; repeat++) {
         // The same item and repeat get the same seed for every model, so models face the same draw.
         const trialSeed = deriveSeed(seed, hash, repeat);
-        const id = contentHash({ itemHash: hash, model: model.spec, test: test.name, promptVersion: test.promptVersion, repeat, seed: trialSeed, params });
+        const id = trialId({ itemHash: hash, model: model.spec, test: test.name, promptVersion: test.promptVersion, repeat, seed: trialSeed }, paramsJson);
         trials.push({
           id, runId, index: trials.length, itemId: item.id, itemHash: hash, test: test.name,
           modelAlias: model.alias, modelSpec: model.spec, promptVersion: test.promptVersion, repeat, seed: trialSeed,
@@ -56,4 +57,14 @@ export function planTrials(input: PlanInput): Trial[] {
     }
   }
   return trials;
+}
+
+/**
+ * A trial's id: the content hash of what it is (`contentHash` of these fields and the params),
+ * written out in canonical key order by hand, since planning hashes every trial and the params'
+ * JSON is the same for all of them.
+ */
+export function trialId(t: { itemHash: string; model: string; test: string; promptVersion: string; repeat: number; seed: number }, paramsJson: string): string {
+  const q = JSON.stringify;
+  return sha256Hex(`{"itemHash":${q(t.itemHash)},"model":${q(t.model)},"params":${paramsJson},"promptVersion":${q(t.promptVersion)},"repeat":${q(t.repeat)},"seed":${q(t.seed)},"test":${q(t.test)}}`).slice(0, 16);
 }

@@ -54,14 +54,15 @@ export function createGroupCommit(db: Database.Database, st: () => GroupCommitSt
   let statuses: Map<string, { runId: string; trialId: string; status: string }> | undefined;
 
   const checkBatch = (batch: typeof queue) => {
-    const byWorker = new Map<string, { runId: string; workerId: string; ids: string[] }>();
+    // A trial's call and its result usually share a batch: each trial is looked up once.
+    const byWorker = new Map<string, { runId: string; workerId: string; ids: Set<string> }>();
     for (const { fence: f } of batch) {
       if (!f) continue;
       const k = `${f.runId}\u0000${f.workerId}`;
-      (byWorker.get(k) ?? byWorker.set(k, { runId: f.runId, workerId: f.workerId, ids: [] }).get(k)!).ids.push(f.trialId);
+      (byWorker.get(k) ?? byWorker.set(k, { runId: f.runId, workerId: f.workerId, ids: new Set() }).get(k)!).ids.add(f.trialId);
     }
     for (const { runId, workerId, ids } of byWorker.values()) {
-      for (const r of st().heldOf.all(JSON.stringify(ids), runId, workerId) as Array<{ trial_id: string }>) held.add(keyOf(runId, r.trial_id, workerId));
+      for (const r of st().heldOf.all(JSON.stringify([...ids]), runId, workerId) as Array<{ trial_id: string }>) held.add(keyOf(runId, r.trial_id, workerId));
     }
   };
   const setBatchStatuses = () => {

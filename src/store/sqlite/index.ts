@@ -173,8 +173,13 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
     },
     async saveTrials(trials: Trial[]) {
       read(() => db.transaction(() => {
+        // An item has a trial per model and repeat, but one row in run_items.
+        const linked = new Set<string>();
         for (const t of trials) {
           st().insertTrial.run(...trialRow(t));
+          const key = `${t.runId}\u0000${t.itemHash}`;
+          if (linked.has(key)) continue;
+          linked.add(key);
           st().insertRunItem.run(t.runId, t.itemHash);
         }
       })());
