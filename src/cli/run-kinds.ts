@@ -1,12 +1,12 @@
 import { ConfigError, type RunRecord, type Store } from '../core/index.js';
 import { buildReportData, onlyModel, renderReport, type ReportFormat } from '../report/index.js';
 import { renderScenarioText } from '../report/scenario/index.js';
-import { learningReportText } from '../report/learning/index.js';
+import { learningReportText, learningTableFromStore } from '../report/learning/index.js';
 import { renderValidity, withJudgeValidity, type JudgeValidity } from '../report/validity/index.js';
 import { scenarioReport } from '../scenarios/index.js';
 import { rescoreScenario } from '../scenarios/rescore.js';
 import { rescoreSuite } from '../suites/rescore.js';
-import { analyze, rescoreStudy, tableFromRun } from '../validity/index.js';
+import { analyze, rescoreStudy, tableFromRun, type AnalysisTable, type RunAnalysisFiles } from '../validity/index.js';
 import { commandHint } from './hint.js';
 import { scorers, tests } from './wiring.js';
 
@@ -19,7 +19,11 @@ export interface RunKindCommands {
    * with `experts` (an expert-score CSV), its judges' alignment with them.
    */
   report(store: Store, run: RunRecord, o: { format: ReportFormat; model?: string; experts?: string }): Promise<string>;
+  /** The run's Judgments as the table `paideia validity analyze --run` analyses, with the user's files beside them. */
+  analysisTable(store: Store, run: RunRecord, files: RunAnalysisFiles): Promise<AnalysisTable>;
 }
+
+const judgmentsTable = (store: Store, run: RunRecord, files: RunAnalysisFiles) => tableFromRun(store, run.id, files);
 
 /**
  * The judges' alignment with attached experts (the validity analysis of the run's Judgments): the
@@ -55,6 +59,7 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
       const all = await buildReportData(store, run.id, { tests });
       return withValidity(renderReport(o.model === undefined ? all : onlyModel(all, o.model), o.format), store, run, o);
     },
+    analysisTable: judgmentsTable,
   },
   scenario: {
     async rescore(store, run, o) {
@@ -69,6 +74,7 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
       const report = await scenarioReport(store, run.id);
       return withValidity(renderScenarioText(report, o.format), store, run, o);
     },
+    analysisTable: judgmentsTable,
   },
   validity: {
     async rescore(store, run) {
@@ -82,6 +88,7 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
       const table = await tableFromRun(store, run.id, o.experts !== undefined ? { experts: o.experts } : {});
       return renderValidity(analyze(table), o.format);
     },
+    analysisTable: judgmentsTable,
   },
   learning: {
     async rescore(_store, run) {
@@ -89,8 +96,10 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
     },
     async report(store, run, o) {
       if (o.model !== undefined) throw new ConfigError([{ field: '--model', message: 'model pages are for suite runs; a learning report has a row per generator and learner (drop --model)' }]);
-      return learningReportText(store, run.id, o.format);
+      return learningReportText(store, run.id, o.format, o.experts !== undefined ? { experts: o.experts } : {});
     },
+    // Decks are the observations, D1/D2 the items, learner gain the outcome (docs/validity.md).
+    analysisTable: (store, run, files) => learningTableFromStore(store, run.id, files),
   },
 };
 
