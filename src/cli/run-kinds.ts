@@ -33,12 +33,14 @@ const judgmentsTable = (store: Store, run: RunRecord, files: RunAnalysisFiles) =
  */
 async function judgeValidity(store: Store, run: RunRecord, experts: string | undefined): Promise<JudgeValidity | undefined> {
   const options = { shareResamples: 100 };
-  if (experts !== undefined) return { experts, report: analyze(await tableFromRun(store, run.id, { experts }), options) };
+  const outcomes = commandHint(['validity', 'analyze', '--run', run.id, '--outcomes', 'outcomes.csv'], store.url);
+  const howToAddOutcomes = `write unit,outcome rows (a unit is an observation id, as in the expert file) to outcomes.csv and run ${outcomes}`;
+  if (experts !== undefined) return { experts, report: analyze(await tableFromRun(store, run.id, { experts }), options), howToAddOutcomes };
   if ((await store.listJudgments(run.id)).length === 0) return undefined;
   const table = await tableFromRun(store, run.id, {});
-  if (table.experts.length) return { experts: 'the expert scores imported into the run', report: analyze(table, options) };
+  if (table.experts.length) return { experts: 'the expert scores imported into the run', report: analyze(table, options), howToAddOutcomes };
   const template = commandHint(['validity', 'template', '--run', run.id, '--out', 'experts.csv'], store.url);
-  return { experts: null, howToAttach: `write a blank expert file with ${template}, fill in the scores, then add --experts experts.csv to this report command` };
+  return { experts: null, howToAttach: `write a blank expert file with ${template}, fill in the scores, then add --experts experts.csv to this report command`, howToAddOutcomes };
 }
 
 async function withValidity(text: string, store: Store, run: RunRecord, o: { format: ReportFormat; experts?: string }): Promise<string> {

@@ -80,6 +80,7 @@ describe('the worked example of docs/validity.md, pasted against a scripted Open
     expect(rescored.stdout).toContain(`rescored 96 rating(s) of ${study} from stored answers: 94 scored, 2 unscored`);
     const plain = await runCli(['report', scenario, '--format', 'md', '--out', '-', '--store', 'sqlite:validity-example.db'], { cwd, env });
     expect(plain.stdout).toMatch(/No expert scores are attached[^\n]*paideia validity template --run scn-/);
+    expect(plain.stdout).toMatch(/No outcome \(e\.g\. a learning gain\) is attached to these judges[^\n]*paideia validity analyze --run scn-\S+ --outcomes outcomes\.csv/);
     expect(server.requests.length).toBe(before);
   }, 120_000);
 });
