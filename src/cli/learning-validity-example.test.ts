@@ -115,7 +115,7 @@ describe('the learning-validity worked example of docs/validity.md, pasted again
     }
   });
 
-  it('takes an --outcomes file over the gains, and `paideia report` carries the same section as JSON', async () => {
+  it('takes an --outcomes file over the gains, `paideia report` carries the same section as JSON, and the expert template of the decks works filled in', async () => {
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
     const decks = [...new Set([...deckOf.values()].map(d => `${d.unit}/${d.generator}`))].sort();
     writeFileSync(join(cwd, 'reversed.csv'), `unit,outcome\n${decks.map(d => `${d},${1 - scriptedGain(d)}`).join('\n')}\n`);
@@ -134,6 +134,20 @@ describe('the learning-validity worked example of docs/validity.md, pasted again
     expect(section.minimumDecks).toBe(4);
     expect(section.experts).toBeNull();
     expect(section.alignment.map(a => a.tauOutcome)).toEqual(analysed.alignment.map(a => a.tauOutcome));
+
+    // the blank expert file: one row per deck and item, with the deck's text; filled in, it adds tau with experts
+    const template = readFileSync(join(cwd, 'deck-experts.csv'), 'utf8').trim().split(/\r\n/);
+    expect(template[0]).toBe('observation,item,expert,score,text');
+    expect(template).toHaveLength(1 + decks.length * 2);
+    expect(template[1]).toMatch(/^abma-serial-verbs\/a,d1,expert-1,,"Slide 1:\n/);
+    const slidesOf = (deck: string) => SLIDES_OF[GENERATORS[deck.split('/')[1]!]!]!;
+    const filled = decks.flatMap(d => ['d1', 'd2'].map(item => `${d},${item},e1,${6 - slidesOf(d) > 3 ? 1 : 5}`));
+    writeFileSync(join(cwd, 'filled.csv'), `observation,item,expert,score\n${filled.join('\n')}\n`);
+    const withExperts = await runCli(['validity', 'analyze', '--run', runId, '--experts', 'filled.csv', '--format', 'json', '--store', STORE], { cwd, env });
+    expect(withExperts.code, withExperts.stderr).toBe(0);
+    const jaExperts = (JSON.parse(withExperts.stdout) as { alignment: Row[] }).alignment.find(r => r.rater === 'ja' && r.item === 'd1')!;
+    const expertScores = stored.map(([d]) => (6 - slidesOf(d) > 3 ? 1 : 5));
+    expect(jaExperts.tauExperts!.tau).toBeCloseTo(kendallTauB(stored.map(([, v]) => v!), expertScores).tau, 12);
     // report and analysis read the store only
     expect(server.requests.length).toBe(before);
   }, 120_000);

@@ -1,12 +1,12 @@
 import { ConfigError, type RunRecord, type Store } from '../core/index.js';
 import { buildReportData, onlyModel, renderReport, type ReportFormat } from '../report/index.js';
 import { renderScenarioText } from '../report/scenario/index.js';
-import { learningReportText, learningTableFromStore } from '../report/learning/index.js';
+import { learningReportText, learningTableFromStore, learningTemplateCells } from '../report/learning/index.js';
 import { renderValidity, withJudgeValidity, type JudgeValidity } from '../report/validity/index.js';
 import { scenarioReport } from '../scenarios/index.js';
 import { rescoreScenario } from '../scenarios/rescore.js';
 import { rescoreSuite } from '../suites/rescore.js';
-import { analyze, rescoreStudy, tableFromRun, type AnalysisTable, type RunAnalysisFiles } from '../validity/index.js';
+import { analyze, loadStoredStudy, observationsFromRun, ratingsFromRun, rescoreStudy, tableFromRun, type AnalysisTable, type RunAnalysisFiles } from '../validity/index.js';
 import { commandHint } from './hint.js';
 import { scorers, tests } from './wiring.js';
 
@@ -21,9 +21,26 @@ export interface RunKindCommands {
   report(store: Store, run: RunRecord, o: { format: ReportFormat; model?: string; experts?: string }): Promise<string>;
   /** The run's Judgments as the table `paideia validity analyze --run` analyses, with the user's files beside them. */
   analysisTable(store: Store, run: RunRecord, files: RunAnalysisFiles): Promise<AnalysisTable>;
+  /** What `validity template` writes: each observation and item the judges rated, with the text they read. */
+  templateCells(store: Store, run: RunRecord): Promise<TemplateCell[]>;
 }
 
+export interface TemplateCell { observation: string; item: string; text: string }
+
 const judgmentsTable = (store: Store, run: RunRecord, files: RunAnalysisFiles) => tableFromRun(store, run.id, files);
+
+type ObservationsOf = (store: Store, runId: string) => Promise<Array<{ id: string; text: string }>>;
+const judgedTrials: ObservationsOf = observationsFromRun;
+const studyObservations: ObservationsOf = async (store, runId) => (await loadStoredStudy(store, runId)).observations;
+
+/** The observations of the run's Judgments (a study's own, or the judged trials' transcripts) x the items rated on each. */
+const judgedCells = (observationsOf: ObservationsOf) => async (store: Store, run: RunRecord): Promise<TemplateCell[]> => {
+  const stored = await ratingsFromRun(store, run.id);
+  const observations = await observationsOf(store, run.id);
+  const rated = new Map<string, Set<string>>();
+  for (const r of stored.ratings) (rated.get(r.observation) ?? rated.set(r.observation, new Set()).get(r.observation)!).add(r.item);
+  return observations.flatMap(o => [...(rated.get(o.id) ?? [])].sort().map(item => ({ observation: o.id, item, text: o.text })));
+};
 
 /**
  * The judges' alignment with attached experts (the validity analysis of the run's Judgments): the
@@ -62,6 +79,7 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
       return withValidity(renderReport(o.model === undefined ? all : onlyModel(all, o.model), o.format), store, run, o);
     },
     analysisTable: judgmentsTable,
+    templateCells: judgedCells(judgedTrials),
   },
   scenario: {
     async rescore(store, run, o) {
@@ -77,6 +95,7 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
       return withValidity(renderScenarioText(report, o.format), store, run, o);
     },
     analysisTable: judgmentsTable,
+    templateCells: judgedCells(judgedTrials),
   },
   validity: {
     async rescore(store, run) {
@@ -91,6 +110,7 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
       return renderValidity(analyze(table), o.format);
     },
     analysisTable: judgmentsTable,
+    templateCells: judgedCells(studyObservations),
   },
   learning: {
     async rescore(_store, run) {
@@ -102,6 +122,7 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
     },
     // Decks are the observations, D1/D2 the items, learner gain the outcome (docs/validity.md).
     analysisTable: (store, run, files) => learningTableFromStore(store, run.id, files),
+    templateCells: (store, run) => learningTemplateCells(store, run.id),
   },
 };
 

@@ -14,6 +14,8 @@ export interface RatedDeck {
   gain: number | null;
   /** Learner trials the gain averages (every learner and repeat of the primary condition). */
   learnerTrials: number;
+  /** The deck as a text-only reader (and a judge without images) sees it, slide by slide; for a rejected deck, why. */
+  text: string;
   /** D3 metrics of the deck; null when the deck was rejected or the metric undefined. */
   d3: Record<(typeof D3_KEYS)[number], number | null>;
 }
@@ -55,6 +57,7 @@ export function deckRatings(data: StudyData): DeckRatings {
     const g = gains.get(id);
     decks.push({
       id, unit: deck.unit, generator: deck.generator.alias, gain: g?.gain ?? null, learnerTrials: g?.trials ?? 0,
+      text: deck.status === 'ok' ? deck.slides.map(x => `Slide ${x.index}:\n${x.text}`).join('\n\n') : `rejected (${deck.reason}): ${deck.message}`,
       d3: Object.fromEntries(D3_KEYS.map(k => [k, metrics && typeof metrics[k] === 'number' ? metrics[k] : null])) as RatedDeck['d3'],
     });
   }

@@ -7,7 +7,7 @@ import { renderLearningMarkdown } from './markdown.js';
 export { renderLearningMarkdown, figureText } from './markdown.js';
 export { renderLearningHtml } from './html.js';
 export { judgeGainAlignment, GAIN_DEFINITION, type LearningJudgeValidity, type JudgeGainRow } from './alignment.js';
-export { learningTable, learningTableFromStore, type LearningTable } from './validity.js';
+export { learningTable, learningTableFromStore, learningTemplateCells, type LearningTable } from './validity.js';
 
 /**
  * A learning run's report in a format, recomputed from the store (no model is called), with the

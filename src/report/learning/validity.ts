@@ -48,3 +48,10 @@ export function learningTable(data: StudyData, files: RunAnalysisFiles): Learnin
 export async function learningTableFromStore(store: Store, runId: string, files: RunAnalysisFiles): Promise<AnalysisTable> {
   return learningTable(await collectStudy(store, runId), files).table;
 }
+
+/** `validity template --run <learning run>`: one blank expert row per deck and item its judges rated, with the deck's text. */
+export async function learningTemplateCells(store: Store, runId: string): Promise<Array<{ observation: string; item: string; text: string }>> {
+  const { decks, ratings } = deckRatings(await collectStudy(store, runId));
+  const rated = new Set(ratings.map(r => `${r.observation}\u0000${r.item}`));
+  return decks.flatMap(d => ['d1', 'd2'].filter(item => rated.has(`${d.id}\u0000${item}`)).map(item => ({ observation: d.id, item, text: d.text })));
+}
