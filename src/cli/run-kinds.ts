@@ -1,12 +1,12 @@
 import { ConfigError, type RunRecord, type Store } from '../core/index.js';
 import { buildReportData, onlyModel, renderReport, type ReportFormat } from '../report/index.js';
 import { renderScenarioText } from '../report/scenario/index.js';
-import { learningReportText } from '../report/learning/index.js';
+import { learningReportText, learningTableFromStore, learningTemplateCells } from '../report/learning/index.js';
 import { renderValidity, withJudgeValidity, type JudgeValidity } from '../report/validity/index.js';
 import { scenarioReport } from '../scenarios/index.js';
 import { rescoreScenario } from '../scenarios/rescore.js';
 import { rescoreSuite } from '../suites/rescore.js';
-import { analyze, rescoreStudy, tableFromRun } from '../validity/index.js';
+import { analyze, loadStoredStudy, observationsFromRun, ratingsFromRun, rescoreStudy, tableFromRun, type AnalysisTable, type RunAnalysisFiles } from '../validity/index.js';
 import { commandHint } from './hint.js';
 import { scorers, tests } from './wiring.js';
 
@@ -19,7 +19,28 @@ export interface RunKindCommands {
    * with `experts` (an expert-score CSV), its judges' alignment with them.
    */
   report(store: Store, run: RunRecord, o: { format: ReportFormat; model?: string; experts?: string }): Promise<string>;
+  /** The run's Judgments as the table `paideia validity analyze --run` analyses, with the user's files beside them. */
+  analysisTable(store: Store, run: RunRecord, files: RunAnalysisFiles): Promise<AnalysisTable>;
+  /** What `validity template` writes: each observation and item the judges rated, with the text they read. */
+  templateCells(store: Store, run: RunRecord): Promise<TemplateCell[]>;
 }
+
+export interface TemplateCell { observation: string; item: string; text: string }
+
+const judgmentsTable = (store: Store, run: RunRecord, files: RunAnalysisFiles) => tableFromRun(store, run.id, files);
+
+type ObservationsOf = (store: Store, runId: string) => Promise<Array<{ id: string; text: string }>>;
+const judgedTrials: ObservationsOf = observationsFromRun;
+const studyObservations: ObservationsOf = async (store, runId) => (await loadStoredStudy(store, runId)).observations;
+
+/** The observations of the run's Judgments (a study's own, or the judged trials' transcripts) x the items rated on each. */
+const judgedCells = (observationsOf: ObservationsOf) => async (store: Store, run: RunRecord): Promise<TemplateCell[]> => {
+  const stored = await ratingsFromRun(store, run.id);
+  const observations = await observationsOf(store, run.id);
+  const rated = new Map<string, Set<string>>();
+  for (const r of stored.ratings) (rated.get(r.observation) ?? rated.set(r.observation, new Set()).get(r.observation)!).add(r.item);
+  return observations.flatMap(o => [...(rated.get(o.id) ?? [])].sort().map(item => ({ observation: o.id, item, text: o.text })));
+};
 
 /**
  * The judges' alignment with attached experts (the validity analysis of the run's Judgments): the
@@ -29,12 +50,14 @@ export interface RunKindCommands {
  */
 async function judgeValidity(store: Store, run: RunRecord, experts: string | undefined): Promise<JudgeValidity | undefined> {
   const options = { shareResamples: 100 };
-  if (experts !== undefined) return { experts, report: analyze(await tableFromRun(store, run.id, { experts }), options) };
+  const outcomes = commandHint(['validity', 'analyze', '--run', run.id, '--outcomes', 'outcomes.csv'], store.url);
+  const howToAddOutcomes = `write unit,outcome rows (a unit is an observation id, as in the expert file) to outcomes.csv and run ${outcomes}`;
+  if (experts !== undefined) return { experts, report: analyze(await tableFromRun(store, run.id, { experts }), options), howToAddOutcomes };
   if ((await store.listJudgments(run.id)).length === 0) return undefined;
   const table = await tableFromRun(store, run.id, {});
-  if (table.experts.length) return { experts: 'the expert scores imported into the run', report: analyze(table, options) };
+  if (table.experts.length) return { experts: 'the expert scores imported into the run', report: analyze(table, options), howToAddOutcomes };
   const template = commandHint(['validity', 'template', '--run', run.id, '--out', 'experts.csv'], store.url);
-  return { experts: null, howToAttach: `write a blank expert file with ${template}, fill in the scores, then add --experts experts.csv to this report command` };
+  return { experts: null, howToAttach: `write a blank expert file with ${template}, fill in the scores, then add --experts experts.csv to this report command`, howToAddOutcomes };
 }
 
 async function withValidity(text: string, store: Store, run: RunRecord, o: { format: ReportFormat; experts?: string }): Promise<string> {
@@ -55,6 +78,8 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
       const all = await buildReportData(store, run.id, { tests });
       return withValidity(renderReport(o.model === undefined ? all : onlyModel(all, o.model), o.format), store, run, o);
     },
+    analysisTable: judgmentsTable,
+    templateCells: judgedCells(judgedTrials),
   },
   scenario: {
     async rescore(store, run, o) {
@@ -69,6 +94,8 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
       const report = await scenarioReport(store, run.id);
       return withValidity(renderScenarioText(report, o.format), store, run, o);
     },
+    analysisTable: judgmentsTable,
+    templateCells: judgedCells(judgedTrials),
   },
   validity: {
     async rescore(store, run) {
@@ -82,6 +109,8 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
       const table = await tableFromRun(store, run.id, o.experts !== undefined ? { experts: o.experts } : {});
       return renderValidity(analyze(table), o.format);
     },
+    analysisTable: judgmentsTable,
+    templateCells: judgedCells(studyObservations),
   },
   learning: {
     async rescore(_store, run) {
@@ -89,8 +118,11 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
     },
     async report(store, run, o) {
       if (o.model !== undefined) throw new ConfigError([{ field: '--model', message: 'model pages are for suite runs; a learning report has a row per generator and learner (drop --model)' }]);
-      return learningReportText(store, run.id, o.format);
+      return learningReportText(store, run.id, o.format, o.experts !== undefined ? { experts: o.experts } : {});
     },
+    // Decks are the observations, D1/D2 the items, learner gain the outcome (docs/validity.md).
+    analysisTable: (store, run, files) => learningTableFromStore(store, run.id, files),
+    templateCells: (store, run) => learningTemplateCells(store, run.id),
   },
 };
 

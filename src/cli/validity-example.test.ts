@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeServer } from '../providers/testing/fake-servers.js';
 import { kendallTauB } from '../stats/correlation/index.js';
 import { runCli } from './testing/run-cli.js';
+import { docShellBlock } from './testing/doc-block.js';
 import { runPasted } from './testing/run-pasted.js';
 import { scriptedScore, startValidityExampleServer, TOPICS, UNREADABLE } from './testing/validity-example-server.js';
 
@@ -14,14 +15,6 @@ const servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map(s => s.close()));
 });
-
-/** The worked example's shell block, exactly as docs/validity.md shows it. */
-function workedExample(): string {
-  const doc = readFileSync(join(root, 'docs/validity.md'), 'utf8');
-  const block = /<!-- worked-example:start -->\n```sh\n([\s\S]*?)```\n<!-- worked-example:end -->/.exec(doc);
-  if (!block) throw new Error('docs/validity.md has no worked-example block');
-  return block[1]!;
-}
 
 const experts = readFileSync(join(root, 'examples/validity/experts.csv'), 'utf8').trim().split('\n').slice(1).map(l => l.split(','));
 /** The experts' mean per observation of one item, by task id. */
@@ -38,7 +31,7 @@ describe('the worked example of docs/validity.md, pasted against a scripted Open
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-validity-example-'));
     cpSync(join(root, 'examples'), join(cwd, 'examples'), { recursive: true });
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
-    const pasted = await runPasted(workedExample(), { cwd, env });
+    const pasted = await runPasted(docShellBlock(join(root, 'docs/validity.md'), 'worked-example'), { cwd, env });
     expect(pasted.code, pasted.stderr).toBe(0);
 
     const db = new Database(join(cwd, 'validity-example.db'), { readonly: true });
@@ -87,6 +80,7 @@ describe('the worked example of docs/validity.md, pasted against a scripted Open
     expect(rescored.stdout).toContain(`rescored 96 rating(s) of ${study} from stored answers: 94 scored, 2 unscored`);
     const plain = await runCli(['report', scenario, '--format', 'md', '--out', '-', '--store', 'sqlite:validity-example.db'], { cwd, env });
     expect(plain.stdout).toMatch(/No expert scores are attached[^\n]*paideia validity template --run scn-/);
+    expect(plain.stdout).toMatch(/No outcome \(e\.g\. a learning gain\) is attached to these judges[^\n]*paideia validity analyze --run scn-\S+ --outcomes outcomes\.csv/);
     expect(server.requests.length).toBe(before);
   }, 120_000);
 });

@@ -26,6 +26,9 @@ describe('paideia validity analyze (end to end on CSV files)', () => {
     for (const key of ['alignment', 'baselines', 'dependence', 'ensembles', 'robustness', 'decomposition', 'dStudy']) expect(r, key).toHaveProperty(key);
     expect(Object.keys(r.alignment[0]).slice(0, 5)).toEqual(['rater', 'prompt', 'item', 'n', 'nUnits']);
     expect(Object.keys(r.alignment[0].tauExperts)).toEqual(['tau', 'low90', 'high90', 'low95', 'high95', 'pValue', 'n']);
+    expect(Object.keys(r.alignment[0])).toEqual(expect.arrayContaining(['tauExperts', 'tauOutcome', 'pearsonExperts', 'pearsonOutcome']));
+    expect(Object.keys(r.alignment[0].tauOutcome)).toEqual(['tau', 'low90', 'high90', 'low95', 'high95', 'pValue', 'n']);
+    expect(Object.keys(r.dStudy)).toEqual(expect.arrayContaining(['objectOfMeasurement', 'grid', 'smallestMeetingTarget']));
     expect(Object.keys(r.decomposition.squaredError.components).slice(0, 5)).toEqual(['observation', 'item', 'rater', 'prompt', 'observation:item']);
     expect(Object.keys(r.decomposition.signedError.components['observation:item'])).toEqual(expect.arrayContaining(['anovaEstimate', 'estimate', 'share']));
 

@@ -5,10 +5,11 @@ export { parseOrdinal, type OrdinalParse, type OrdinalScale } from './ordinal.js
 export type { AnalysisTable, Baseline, ExpertRow, RatingRow, Scale } from './table.js';
 export type { AlignmentRow } from './analyses/alignment.js';
 export type { TauSummary, PearsonSummary } from './analyses/tau.js';
+export { MIN_PAIRS } from './analyses/tau.js';
 export type { BaselineRow } from './analyses/baselines.js';
 export type { Dependence, DcorMatrix, DependenceSummary } from './analyses/dependence.js';
 export type { Ensembles, EnsembleRow, EnsembleTest } from './analyses/ensembles.js';
-export type { RobustnessRow } from './analyses/robustness.js';
+export type { RobustnessRow, PermutationBaseline } from './analyses/robustness.js';
 export type { ErrorDecomposition, DesignReport } from './analyses/decomposition.js';
 export type { Decomposition, ComponentShare } from './analyses/shares.js';
 export { decomposeDense } from './analyses/shares.js';

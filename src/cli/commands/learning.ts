@@ -96,12 +96,12 @@ export async function learningRunCommand(f: LearningRunFlags): Promise<number> {
   }
 }
 
-export async function learningReportCommand(runId: string, f: { store: string; format: string; out?: string }): Promise<void> {
+export async function learningReportCommand(runId: string, f: { store: string; format: string; out?: string; experts?: string }): Promise<void> {
   if (!['json', 'md', 'html'].includes(f.format)) throw new ConfigError([{ field: '--format', message: `expected json, md or html, got "${f.format}"` }]);
   const store = await openStore(f.store, { mustExist: true, readOnly: true });
   try {
     const { learningReportText } = await import('../../report/learning/index.js');
-    const text = await learningReportText(store, runId, f.format as 'json' | 'md' | 'html');
+    const text = await learningReportText(store, runId, f.format as 'json' | 'md' | 'html', f.experts !== undefined ? { experts: f.experts } : {});
     if (f.out && f.out !== '-') {
       mkdirSync(dirname(f.out), { recursive: true });
       writeFileSync(f.out, text);
@@ -136,10 +136,11 @@ export function registerLearning(program: Command): void {
       process.exitCode = await learningRunCommand(f);
     });
   learning.command('report')
-    .description('the study\'s report: per generator pre, post, gain, near, far, D1, D2, D3; correlations; error injection; ablations (no model is called)')
+    .description('the study\'s report: per generator pre, post, gain, near, far, D1, D2, D3; correlations; the judges\' alignment with gain; error injection; ablations (no model is called)')
     .argument('<run-id>')
     .option('--format <format>', 'json, md or html', 'md')
     .option('-o, --out <file>', 'output file (default stdout)')
+    .option('--experts <file>', "observation,item,expert,score: expert scores of decks (observation <unit>/<generator>, item d1 or d2) beside the judges' alignment with gain")
     .option('--store <url>', 'store URL', DEFAULT_STORE_URL)
-    .action(async (runId: string, f: { store: string; format: string; out?: string }) => learningReportCommand(runId, f));
+    .action(async (runId: string, f: { store: string; format: string; out?: string; experts?: string }) => learningReportCommand(runId, f));
 }

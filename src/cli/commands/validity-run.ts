@@ -3,11 +3,12 @@ import { ConfigError } from '../../core/index.js';
 import { startRun } from '../../runs.js';
 import { formatCsv } from '../../scenarios/csv.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
-import { loadStoredStudy, observationsFromRun, ratingsFromRun, STUDY_RUN, type StudyRunConfig, type StudyRunOutcome } from '../../validity/index.js';
+import { STUDY_RUN, type StudyRunConfig, type StudyRunOutcome } from '../../validity/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
+import { runKindOf } from '../run-kinds.js';
 import { stopOnSignals } from '../signals.js';
 import { emit, withStore } from './validity-io.js';
 
@@ -44,11 +45,7 @@ export function registerValidityRun(validity: Command): void {
       const rows = await withStore(f.store, async store => {
         const run = await store.getRun(f.run);
         if (!run) throw new ConfigError([{ field: '--run', message: `no run "${f.run}" in ${store.url}; list runs with ${commandHint(['runs'], store.url)}` }]);
-        const stored = await ratingsFromRun(store, f.run);
-        const observations = run.kind === STUDY_RUN ? (await loadStoredStudy(store, f.run)).observations : await observationsFromRun(store, f.run);
-        const rated = new Map<string, Set<string>>();
-        for (const r of stored.ratings) (rated.get(r.observation) ?? rated.set(r.observation, new Set()).get(r.observation)!).add(r.item);
-        return observations.flatMap(o => [...(rated.get(o.id) ?? [])].sort().map(item => [o.id, item, f.expert, '', o.text]));
+        return (await runKindOf(run).templateCells(store, run)).map(c => [c.observation, c.item, f.expert, '', c.text]);
       });
       emit(formatCsv([['observation', 'item', 'expert', 'score', 'text'], ...rows]), f.out);
     });

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { ConfigError } from '../../core/index.js';
+import { ConfigError, type Store } from '../../core/index.js';
+import { commandHint } from '../hint.js';
+import { runKindOf } from '../run-kinds.js';
 import { renderValidity, type ValidityFormat } from '../../report/validity/index.js';
-import { analyze, dimensionAgreement, readAnalysisFiles, readTutorAnnotations, tableFromRun } from '../../validity/index.js';
+import { analyze, dimensionAgreement, readAnalysisFiles, readTutorAnnotations, type AnalysisTable, type RunAnalysisFiles } from '../../validity/index.js';
 import { DEFAULT_STORE_URL } from '../../store/index.js';
 import { registerValidityRun } from './validity-run.js';
 import { emit, withStore } from './validity-io.js';
@@ -39,7 +41,7 @@ export function registerValidity(program: Command): void {
         ...(f.raterWeights ? { raterWeights: f.raterWeights } : {}),
       };
       const table = f.run !== undefined
-        ? await withStore(f.store, store => tableFromRun(store, f.run!, { ...rest, ...(f.experts ? { experts: f.experts } : {}), ...(f.scales ? { scales: f.scales } : {}) }))
+        ? await withStore(f.store, store => storedTable(store, f.run!, { ...rest, ...(f.experts ? { experts: f.experts } : {}), ...(f.scales ? { scales: f.scales } : {}) }))
         : readAnalysisFiles({ ...rest, ...csvInputs(f) });
       emit(renderValidity(analyze(table, { resamples, seed, shareResamples }), f.format as ValidityFormat), f.out);
     });
@@ -57,6 +59,13 @@ export function registerValidity(program: Command): void {
         ...rows.map(r => `| ${r.dimension} | ${r.n} | ${r.accuracy.toFixed(3)} | ${r.macroF1.toFixed(3)} | ${r.lenientMacroF1 === null ? '–' : r.lenientMacroF1.toFixed(3)} | ${Number.isNaN(r.kappa) ? '–' : r.kappa.toFixed(3)} |`)].join('\n');
       emit(f.format === 'json' ? `${JSON.stringify({ dimensions: rows }, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n` : `${md}\n`, f.out);
     });
+}
+
+/** The table of a stored run, built the way its kind stores ratings (a learning run: decks x D1/D2 against gain). */
+async function storedTable(store: Store, runId: string, files: RunAnalysisFiles): Promise<AnalysisTable> {
+  const run = await store.getRun(runId);
+  if (!run) throw new ConfigError([{ field: '--run', message: `no run "${runId}" in ${store.url}; list runs with ${commandHint(['runs'], store.url)}` }]);
+  return runKindOf(run).analysisTable(store, run, files);
 }
 
 /** The three files of the CSV path, each required without --run. */

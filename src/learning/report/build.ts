@@ -104,23 +104,38 @@ export function correlation(x: ReadonlyArray<number>, y: ReadonlyArray<number>):
   return { n: x.length, spearman: { rho: num(s?.rho), pValue: num(s?.pValue) }, kendall: { tau: num(k?.tau), pValue: num(k?.pValue) } };
 }
 
+export const deckId = (unit: string, generator: string) => `${unit}/${generator}`;
+
+/**
+ * Each deck's learner gain over the primary condition (the deck as generated, the first
+ * puzzle-context and frames setting), keyed by deckId: the mean over its learner trials of
+ * post - pre. The report's correlations and the validity analysis both read it.
+ */
+export function deckGains(data: StudyData): Map<string, { gain: number; trials: number }> {
+  const rows = primary(data);
+  const out = new Map<string, { gain: number; trials: number }>();
+  for (const g of data.design.generators) {
+    const own = rows.filter(r => r.generator === g.alias && learnerValue(r, 'gain') !== null);
+    for (const [unit, gain] of unitMeans(own, r => r.record.unit, r => learnerValue(r, 'gain'))) {
+      out.set(deckId(unit, g.alias), { gain, trials: own.filter(r => r.record.unit === unit).length });
+    }
+  }
+  return out;
+}
+
 /** D1 and D2 against gain across generators (their means), and across decks (unit x generator). */
 export function correlations(data: StudyData, generators: Record<string, GeneratorFigures>): Record<Dimension, { generators: Correlation; decks: Correlation }> {
-  const rows = primary(data);
+  const gains = deckGains(data);
   return Object.fromEntries(DIMENSIONS.map(dim => {
     const pairs = Object.values(generators).filter(g => g[dim].mean !== null && g.gain.mean !== null);
-    const deckGain = new Map<string, number>();
-    for (const g of data.design.generators) {
-      for (const [unit, v] of unitMeans(rows.filter(r => r.generator === g.alias), r => r.record.unit, r => learnerValue(r, 'gain'))) deckGain.set(`${g.alias}|${unit}`, v);
-    }
     const deckDim = new Map<string, number>();
     for (const g of data.design.generators) {
-      for (const [unit, v] of unitMeans(judged(data, g.alias, dim, ORIGINAL), unitOfJudgment(data), j => j.value)) deckDim.set(`${g.alias}|${unit}`, v);
+      for (const [unit, v] of unitMeans(judged(data, g.alias, dim, ORIGINAL), unitOfJudgment(data), j => j.value)) deckDim.set(deckId(unit, g.alias), v);
     }
-    const keys = [...deckDim.keys()].filter(k => deckGain.has(k)).sort();
+    const keys = [...deckDim.keys()].filter(k => gains.has(k)).sort();
     return [dim, {
       generators: correlation(pairs.map(g => g[dim].mean!), pairs.map(g => g.gain.mean!)),
-      decks: correlation(keys.map(k => deckDim.get(k)!), keys.map(k => deckGain.get(k)!)),
+      decks: correlation(keys.map(k => deckDim.get(k)!), keys.map(k => gains.get(k)!.gain)),
     }];
   })) as Record<Dimension, { generators: Correlation; decks: Correlation }>;
 }

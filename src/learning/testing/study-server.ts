@@ -11,12 +11,16 @@ interface Body { model: string; messages: Array<{ role: string; content: unknown
 
 /** Slides of the scripted decks: the good generator's deck has three, the poor one's two. */
 export const GOOD_SLIDES = 3;
-const slide = (body: string, exercise = false) => `<section class="slide"${exercise ? ' data-role="exercise"' : ''} style="padding:48px;font-family:'DejaVu Sans',sans-serif">${body}</section>`;
+export const slideHtml = (body: string, exercise = false) => `<section class="slide"${exercise ? ' data-role="exercise"' : ''} style="padding:48px;font-family:'DejaVu Sans',sans-serif">${body}</section>`;
+const slide = slideHtml;
+/** A generator's answer: one HTML deck of these slides in a fenced block. */
+export const deckOfSlides = (unitId: string, slides: ReadonlyArray<string>) =>
+  `\`\`\`html\n<!DOCTYPE html><html><head><title>${unitId}</title></head><body>${slides.join('')}</body></html>\n\`\`\``;
 export function scriptedDeck(model: string, unitId: string): string {
   const slides = model === 'gen-good'
     ? [slide(`<h1>${unitId}</h1><p>What the lesson teaches.</p>`), slide('<h2>Rules</h2><table><tr><td>rule</td><td>example</td></tr></table>'), slide('<h2>Practice</h2><p>Try the pattern on new words.</p>', true)]
     : [slide(`<h1>${unitId}</h1>`), slide('<p>Some words.</p>')];
-  return `\`\`\`html\n<!DOCTYPE html><html><head><title>${unitId}</title></head><body>${slides.join('')}</body></html>\n\`\`\``;
+  return deckOfSlides(unitId, slides);
 }
 
 /**

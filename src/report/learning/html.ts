@@ -4,6 +4,7 @@ import type { LearningReport, StudyData } from '../../learning/report/index.js';
 import { pageHead } from '../page.js';
 import { figureText, renderLearningMarkdown } from './markdown.js';
 import { barPlot, scatterPlot } from './plots.js';
+import type { LearningJudgeValidity } from './alignment.js';
 
 const CSS = `body{font-family:sans-serif;margin:24px;max-width:1300px} table{border-collapse:collapse;margin:8px 0} td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px;vertical-align:top}
 .deck{display:grid;grid-template-columns:660px 1fr;gap:16px;border-top:2px solid #ddd;padding-top:12px;margin-top:16px} .deck img{width:640px;border:1px solid #aaa;display:block;margin-bottom:6px}
@@ -13,7 +14,7 @@ const CSS = `body{font-family:sans-serif;margin:24px;max-width:1300px} table{bor
  * The report as one self-contained HTML page: the tables, a gain plot and D1/D2-vs-gain scatters,
  * then each deck as generated with its slides as images beside its judgments and the learners' answers.
  */
-export async function renderLearningHtml(r: LearningReport, data: StudyData, store: Store): Promise<string> {
+export async function renderLearningHtml(r: LearningReport, data: StudyData, store: Store, validity?: LearningJudgeValidity): Promise<string> {
   const gens = Object.entries(r.generators);
   const plots = [
     barPlot('Gain (post - pre) per generator, 95% interval over units', gens.map(([name, g]) => ({ name, figure: g.gain })), -1, 1),
@@ -39,7 +40,7 @@ export async function renderLearningHtml(r: LearningReport, data: StudyData, sto
 </div></section>`);
   }
   // The page has its own title: the Markdown's first heading would repeat it.
-  const md = renderLearningMarkdown(r).split('\n').slice(1).join('\n');
+  const md = renderLearningMarkdown(r, validity).split('\n').slice(1).join('\n');
   return `<!DOCTYPE html>\n${pageHead(`Learning study ${escapeHtml(r.runId)}`)}<style>${CSS}</style></head><body>
 <h1>Learning study ${escapeHtml(r.runId)}</h1>
 ${markdownTables(md)}

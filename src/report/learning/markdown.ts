@@ -1,6 +1,8 @@
 import type { Figure, LearningReport } from '../../learning/report/index.js';
 import { cellText } from '../markdown-cell.js';
 import { fixed } from '../format.js';
+import type { LearningJudgeValidity } from './alignment.js';
+import { alignmentMarkdown } from './alignment-markdown.js';
 
 /** `mean [low, high] (n)`, or a dash when there is no value. */
 export function figureText(f: Figure, digits = 3): string {
@@ -12,8 +14,8 @@ export function figureText(f: Figure, digits = 3): string {
 const fin = (x: number) => (Number.isFinite(x) ? fixed(x) : '–');
 const p = (x: number | null) => (x === null ? '–' : x < 0.001 ? x.toExponential(2) : x.toFixed(3));
 
-/** The learning report as Markdown: the main table, correlations, error injection and ablations. */
-export function renderLearningMarkdown(r: LearningReport): string {
+/** The learning report as Markdown: the main table, correlations, the judges' alignment with gain, error injection and ablations. */
+export function renderLearningMarkdown(r: LearningReport, validity?: LearningJudgeValidity): string {
   const out: string[] = [
     `# Learning study ${cellText(r.runId)}`, '',
     `Units: ${r.units.map(cellText).join(', ')}. Figures are means over units with 95% percentile-bootstrap intervals over units (${r.intervals.resamples} resamples, seed ${r.intervals.seed}); n counts units. Shares of items right; gain = post - pre.`, '',
@@ -27,6 +29,7 @@ export function renderLearningMarkdown(r: LearningReport): string {
       const x = c[over];
       return `| ${dim.toUpperCase()} vs gain | ${over} | ${x.n} | ${fixed(x.spearman.rho)} | ${p(x.spearman.pValue)} | ${fixed(x.kendall.tau)} | ${p(x.kendall.pValue)} |`;
     })),
+    ...(validity ? alignmentMarkdown(validity, r.runId) : []),
   ];
   const { variants, families } = r.errorInjection;
   if (variants.length) {

@@ -5,9 +5,13 @@ import { table as htmlTable } from './html.js';
 import { table as markdownTable } from './markdown.js';
 
 /** What a run's report says about its judges: their alignment with attached experts, or that none are attached. */
-export type JudgeValidity =
+export type JudgeValidity = (
   | { experts: string; report: ValidityReport }
-  | { experts: null; howToAttach: string };
+  | { experts: null; howToAttach: string }
+) & {
+  /** A suite or scenario run measures no outcome of its own: how to set its judges against one. */
+  howToAddOutcomes: string;
+};
 
 const HEAD = ['judge', 'prompt', 'item', 'n', 'unscored', 'tau-b with experts (90% / 95%)', 'p', 'Pearson r'];
 
@@ -23,13 +27,16 @@ function rows(r: ValidityReport): unknown[][] {
 export function withJudgeValidity(text: string, format: ValidityFormat, v: JudgeValidity): string {
   if (format === 'json') {
     const data = JSON.parse(text) as Record<string, unknown>;
-    const value = v.experts === null ? { experts: null, note: `no expert scores attached; ${v.howToAttach}` } : { experts: v.experts, ...v.report };
+    const outcomeNote = `no outcome attached; ${v.howToAddOutcomes}`;
+    const value = v.experts === null ? { experts: null, note: `no expert scores attached; ${v.howToAttach}`, outcomeNote } : { experts: v.experts, ...v.report, outcomeNote };
     return `${JSON.stringify({ ...data, judgeValidity: value }, (_, x: unknown) => (typeof x === 'number' && !Number.isFinite(x) ? null : x), 2)}\n`;
   }
   const intro = v.experts === null
     ? `No expert scores are attached, so the judges' alignment with experts is unknown; ${v.howToAttach}.`
     : `Judges against the expert scores in ${v.experts}: Kendall tau-b of each judge's score (mean over repeats) with the experts' mean per observation, percentile bootstrap intervals (${v.report.resamples} resamples, seed ${v.report.seed}). The full analysis: paideia validity analyze --run with the same files.`;
-  const notes = v.experts === null ? [] : v.report.notes;
+  const outcome = `No outcome (e.g. a learning gain) is attached to these judges, so their alignment with one is unknown; ${v.howToAddOutcomes}.`;
+  // The analysis' own "no outcomes" note names a flag of validity analyze, not of this report.
+  const notes = [outcome, ...(v.experts === null ? [] : v.report.notes.filter(n => !n.startsWith('No outcomes were given')))];
   if (format === 'md') {
     const table = v.experts === null ? '' : `${markdownTable(HEAD, rows(v.report))}\n`;
     return `${text.replace(/\n*$/, '\n')}\n## Judge validity\n\n${intro}\n\n${notes.map(n => `- ${n}\n`).join('')}${notes.length ? '\n' : ''}${table}`;

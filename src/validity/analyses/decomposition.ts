@@ -45,6 +45,8 @@ interface Grid { facets: string[]; levels: string[][]; measures: Record<string, 
 
 export function decomposition(p: Prepared, o: ResampleOptions): ErrorDecomposition {
   const g = modelGrid(p);
+  // Without experts every cell is missing; say why in those words, not as a hole in the design.
+  if (p.expertMean.size === 0) g.design.reason = "no expert ratings: a cell's error is its distance from the experts' mean, and the D-study reads the same cells; attach experts (--experts FILE) to decompose";
   const run = (grid: Grid, measure: string, controlled: string[]) =>
     grid.design.reason ? null : decomposeDense(grid.measures[measure]!, grid.facets, grid.levels.map(l => l.length), controlled, { ...o, seed: seedFor(o.seed, `decomposition|${grid.facets.join(':')}|${measure}`) });
   const controlled = ['rater', 'prompt'];

@@ -60,6 +60,12 @@ export interface RatingsContext {
   observationsHint?: string;
   /** Expert rows already read (scores imported into the run), used when no experts file is given. */
   experts?: ExpertRow[];
+  /** Outcomes the run measured itself (a learning run's gains), used when no outcomes file is given. */
+  outcomes?: ReadonlyMap<string, number>;
+  /** Baselines the run measured itself (a deck's D3 metrics), set beside any the files add. */
+  baselines?: Baseline[];
+  /** Units an outcomes row may name, when the run fixes them (a learning run's decks); another is an error (a typo'd id). */
+  units?: { ids: ReadonlySet<string>; hint: string };
 }
 
 type ScaleTable = Map<string, Scale & { line?: number }>;
@@ -79,7 +85,7 @@ export function buildTableWithRatings(ratings: RatingRow[], scales: ReadonlyMap<
 function finishTable(ratings: RatingRow[], scales: ScaleTable, t: Partial<Omit<Tables, 'ratings' | 'scales'>>, issues: ConfigIssue[], context: RatingsContext): AnalysisTable {
   // Without experts (a stored study's own report) the analyses say what they cannot compute.
   const experts = t.experts ? readExperts(t.experts, scales, issues, context) : context.experts ?? [];
-  const baselines: Baseline[] = [];
+  const baselines: Baseline[] = [...context.baselines ?? []];
   const units = new Map<string, string>();
   if (t.observations) {
     const c = new CsvReader(t.observations, ['observation', 'unit']);
@@ -92,13 +98,15 @@ function finishTable(ratings: RatingRow[], scales: ScaleTable, t: Partial<Omit<T
     baselines.push(...numericExtras(c, 'observation', 'observation'));
     issues.push(...c.issues);
   }
-  const outcomes = new Map<string, number>();
+  // An outcomes file wins over the outcomes a run measured: the user chose it.
+  const outcomes = new Map<string, number>(t.outcomes ? [] : context.outcomes ?? []);
   if (t.outcomes) {
     const c = new CsvReader(t.outcomes, ['unit', 'outcome']);
     for (const r of c.issues.length ? [] : t.outcomes.records) {
       const unit = c.text(r, 'unit');
       const v = c.number(r, 'outcome');
       if (outcomes.has(unit)) c.problem(r, 'unit', `lists unit "${unit}" a second time`);
+      else if (context.units && unit && !context.units.ids.has(unit)) c.problem(r, 'unit', `"${unit}" is not a unit of ${context.ratingsSource}; ${context.units.hint}`);
       if (v !== null) outcomes.set(unit, v);
     }
     baselines.push(...numericExtras(c, 'unit', 'unit'));
