@@ -1,15 +1,16 @@
 import { api } from '../api.js';
 import { resultsFigure } from '../chart.js';
+import { reportFigures } from '../charts/index.js';
 import { h, link, num, put, usd, when } from '../dom.js';
 import { navigate } from '../nav.js';
-import type { RunDetail, TrialPage } from '../types.js';
+import type { RunCharts, RunDetail, TrialPage } from '../types.js';
 import { followRun } from './live.js';
 
 const SHOWS: Array<[string, string]> = [['all', 'All trials'], ['failures', 'Failures'], ['passes', 'Passes'], ['errors', 'Errors'], ['differences', 'Models differ']];
 
 /** One run: its state (followed live while it runs), results with intervals, and its trials filtered and paged. */
 export async function runPage(main: HTMLElement, [id]: string[], query: URLSearchParams): Promise<() => void> {
-  const run = await api<RunDetail>(`/runs/${encodeURIComponent(id!)}`);
+  const [run, charts] = await Promise.all([api<RunDetail>(`/runs/${encodeURIComponent(id!)}`), api<RunCharts>(`/runs/${encodeURIComponent(id!)}/charts`)]);
   const stopFollowing: Array<() => void> = [];
   const progressBox = h('section', { class: 'live', 'aria-labelledby': 'live-h' });
   put(main,
@@ -23,7 +24,7 @@ export async function runPage(main: HTMLElement, [id]: string[], query: URLSearc
       h('dt', {}, 'Started'), h('dd', {}, h('time', { datetime: run.createdAt }, when(run.createdAt))),
       h('dt', {}, 'Export'), h('dd', {}, h('a', { href: `/api/runs/${encodeURIComponent(run.id)}/bundle.html`, download: '' }, 'Static bundle (one HTML file, no server needed)'))),
     progressBox,
-    h('section', { 'aria-labelledby': 'results-h' }, h('h2', { id: 'results-h' }, 'Results'), resultsFigure(run.results)),
+    h('section', { 'aria-labelledby': 'results-h' }, h('h2', { id: 'results-h' }, 'Results'), resultsFigure(run.results), ...reportFigures(run.id, charts, 'report')),
     h('section', { 'aria-labelledby': 'trials-h' }, h('h2', { id: 'trials-h' }, 'Trials'), await trialsSection(run, query)),
     run.judged ? blindSection(run) : null,
   );
