@@ -63,6 +63,10 @@ describe('the report figures in Chromium, each with its table of the report\'s n
     expect(await page.locator('figure.radar svg polygon').count()).toBe(4 + report.models.length);
     expect(await cells(page.locator('table.differences'))).toEqual(report.comparisons.map(c => ['score', c.a, c.b, String(c.n), f(c.difference), iv(c), c.note]));
     expect(report.comparisons[0]!.note).toMatch(/overlap: this report does not show which is better/);
+    // Its judges against experts, as the report's judge-validity section: none attached yet, and the page says so.
+    const judges = analyze(await tableFromRun(H.store, R.duo, {}), { shareResamples: 100 });
+    expect(await page.locator('#report-tau ~ div p.note').allTextContents()).toEqual(judges.notes);
+    expect(await page.locator('table.tau-table tbody tr').count()).toBe(judges.alignment.length + judges.baselines.length);
     await checkPage(page, 'charts-scenario', page.locator('#report-radar'));
 
     // The second tutor's hostile answer, on its trial page, is text.

@@ -1,18 +1,30 @@
 import { Hono } from 'hono';
 import type { Store } from '../core/index.js';
-import { alignment, runCharts, type AttachedFile } from './results-charts.js';
+import { alignment, runCharts, type AttachedFile, type RunCharts } from './results-charts.js';
 import { isSlideOfRun } from './trial-detail-deck.js';
 
 /** Media types a slide blob may be served as; anything else is sent as bytes to download, never rendered. */
 const IMAGE_TYPES = new Set(['image/png']);
 
+const RUNNING_REFRESH_MS = 5000;
+
 /** A run's kind-specific figures, and the slide images its pages show (only blobs of that run). */
 export function resultsApi(store: Store): Hono {
   const api = new Hono();
+  // A report reads the whole run: made once per state of the run, not once per page view.
+  const made = new Map<string, { state: string; charts: Promise<RunCharts> }>();
   api.get('/runs/:id/charts', async c => {
     const run = await store.getRun(c.req.param('id'));
     if (!run) return c.json({ error: `no run "${c.req.param('id')}" in this store` }, 404);
-    return c.json(await runCharts(store, run));
+    // A running run's record changes only with its status: its figures are made again every few seconds.
+    const state = `${run.status}@${run.updatedAt}${run.status === 'running' ? `@${Math.floor(Date.now() / RUNNING_REFRESH_MS)}` : ''}`;
+    let entry = made.get(run.id);
+    if (!entry || entry.state !== state) {
+      entry = { state, charts: runCharts(store, run) };
+      made.set(run.id, entry);
+      entry.charts.catch(() => made.delete(run.id));
+    }
+    return c.json(await entry.charts);
   });
 
   // The alignment with the files `validity analyze` takes beside the stored ratings, uploaded from the page.

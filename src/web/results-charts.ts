@@ -42,6 +42,7 @@ const CHARTS: Readonly<Record<string, (store: Store, run: RunRecord) => Promise<
     const data = await buildReportData(store, run.id, { tests: BUILT_IN_TESTS });
     return {
       ...NONE,
+      tau: await judgesAlignment(store, run.id),
       comparisons: data.comparisons.map(c => ({
         scope: c.language ? `${c.test} · ${c.language}` : c.test, a: c.a, b: c.b, n: c.n,
         difference: c.difference, low: c.low, high: c.high, overlap: c.warning !== null, note: c.warning,
@@ -53,17 +54,12 @@ const CHARTS: Readonly<Record<string, (store: Store, run: RunRecord) => Promise<
     return {
       ...NONE,
       radar: r.radar.axes.length ? { axes: r.radar.axes, models: r.models.map(m => ({ model: m.model, isBaseline: m.isBaseline, dimensions: m.dimensions })) } : null,
+      tau: await judgesAlignment(store, run.id),
       comparisons: r.comparisons.map(c => ({ scope: 'score', a: c.a, b: c.b, n: c.n, difference: c.difference, low: c.low, high: c.high, overlap: c.overlap || c.low === null, note: c.note })),
     };
   },
   async validity(store, run) {
-    try {
-      return { ...NONE, tau: await alignment(store, run.id, {}) };
-    } catch (error) {
-      // A study whose ratings cannot be analysed yet: said as the analysis says it.
-      if (error instanceof ConfigError) return { ...NONE, tau: { alignment: [], baselines: [], notes: error.issues.map(i => i.message) } };
-      throw error;
-    }
+    return { ...NONE, tau: await storedAlignment(store, run.id) };
   },
   async learning(store, run) {
     const { report, data } = await learningReport(store, run.id);
@@ -90,6 +86,21 @@ export async function alignment(store: Store, runId: string, files: Partial<Reco
   // Only the alignment is drawn: the variance shares are resampled the fewest times, as the CLI's report does.
   const v = analyze(await tableFromRun(store, runId, parsed), { shareResamples: 100 });
   return { alignment: v.alignment, baselines: v.baselines, notes: v.notes };
+}
+
+/** The alignment of the stored ratings with what the store holds (imported expert scores); a run that cannot be analysed says why in `notes`. */
+async function storedAlignment(store: Store, runId: string): Promise<NonNullable<RunCharts['tau']>> {
+  try {
+    return await alignment(store, runId, {});
+  } catch (error) {
+    if (error instanceof ConfigError) return { alignment: [], baselines: [], notes: error.issues.map(i => i.message) };
+    throw error;
+  }
+}
+
+/** A judged run's judges against experts, as its report adds them (the "Judge validity" section); null for a run with no judges. */
+async function judgesAlignment(store: Store, runId: string): Promise<RunCharts['tau']> {
+  return (await store.listJudgments(runId)).length ? storedAlignment(store, runId) : null;
 }
 
 export async function runCharts(store: Store, run: RunRecord): Promise<RunCharts> {
