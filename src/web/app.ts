@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { ConfigError, PaideiaError, type Env, type Store } from '../core/index.js';
 import { blindApi, SHARE_LINK_PATHS } from './api-blind.js';
 import { launchApi } from './api-launch.js';
+import { resultsApi } from './results-api.js';
 import { runsApi } from './api-runs.js';
 import { scenariosApi } from './api-scenarios.js';
 import type { LaunchFolders } from './launch-choices.js';
@@ -46,6 +47,7 @@ export function createWebApp(o: WebAppOptions): { app: Hono; live: LiveRuns } {
     return c.json({ error: error instanceof Error ? error.message : String(error) }, 500);
   });
   const api = new Hono();
+  api.route('/', resultsApi(o.store));
   api.route('/', runsApi(o.store, live, environmentRedactor(o.env)));
   api.route('/', launchApi(live, o.env, o.folders));
   api.route('/', scenariosApi(o.env, o.folders));

@@ -1,5 +1,6 @@
 import type { CallRecord, Env, JsonValue, Store } from '../core/index.js';
 import { redactorFor } from '../providers/shared/redact.js';
+import { deckView } from './trial-detail-deck.js';
 
 /** Replaces every credential the server knows of in a text. */
 export type Redact = (text: string) => string;
@@ -16,15 +17,15 @@ export function environmentRedactor(env: Env): Redact {
   return redactorFor(headers);
 }
 
-/** A trial with everything stored about it: its calls, its scores, and its judges with their calls. */
+/** A trial with everything stored about it: its calls, its scores, its judges with their calls, and its deck. */
 export async function trialDetail(store: Store, runId: string, trialId: string, redact: Redact): Promise<JsonValue | undefined> {
   const trials = await store.listTrials(runId);
   const trial = trials.find(t => t.id === trialId);
   if (!trial) return undefined;
   const judges = trials.filter(t => t.target === trialId);
   const ids = [trialId, ...judges.map(j => j.id)];
-  const [calls, scores, judgments] = await Promise.all([
-    store.listCalls(runId, { trialIds: ids }), store.listScores(runId), store.listJudgments(runId),
+  const [calls, scores, judgments, deck] = await Promise.all([
+    store.listCalls(runId, { trialIds: ids }), store.listScores(runId), store.listJudgments(runId), deckView(store, runId, trialId),
   ]);
   const clean = (value: unknown): JsonValue => JSON.parse(redact(JSON.stringify(value ?? null))) as JsonValue;
   return clean({
@@ -36,6 +37,8 @@ export async function trialDetail(store: Store, runId: string, trialId: string, 
       judgments: judgments.filter(x => x.trialId === j.id),
       calls: calls.filter(c => c.trialId === j.id).map(callView),
     })),
+    // A learning run's deck this trial made or studied: slides beside judgments and answers.
+    deck: deck ?? null,
   });
 }
 

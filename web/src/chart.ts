@@ -22,12 +22,20 @@ export function resultsFigure(rows: ResultRow[]): HTMLElement {
       Plot.dot(withMean, { fy: 'measure', y: 'model', x: 'mean', fill: '#1f5fa8', r: 4 }),
     ],
   });
-  // The figure is one image to assistive technology: its numbers are in the table that follows.
+  return chartFigure(svg, 'Dots are means over items, bars their 95% bootstrap intervals. Overlapping bars: the models are not shown to differ.',
+    table('Results: mean over items, 95% interval and n', ['Measure', 'Model', 'Mean', '95% interval', 'n', 'Unscored'],
+      rows.map(r => [r.measure, r.model, num(r.mean), interval(r), r.n, r.unscored]), { class: 'results' }));
+}
+
+/** A 95% interval as the tables write it. */
+export const interval = (x: { low: number | null; high: number | null }) => (x.low === null ? '–' : `${num(x.low)} – ${num(x.high)}`);
+
+/**
+ * A chart with its caption and the table of its numbers. The drawing is one image to assistive
+ * technology (its marks' labels removed): the table that follows is what it reads.
+ */
+export function chartFigure(svg: Element, caption: string, numbers: HTMLElement, attrs: Record<string, string> = {}): HTMLElement {
   svg.setAttribute('role', 'img');
   for (const g of svg.querySelectorAll('[aria-label]')) g.removeAttribute('aria-label');
-  return h('figure', { class: 'chart', tabindex: 0 },
-    svg as unknown as Element as HTMLElement,
-    h('figcaption', {}, 'Dots are means over items, bars their 95% bootstrap intervals. Overlapping bars: the models are not shown to differ.'),
-    table('Results: mean over items, 95% interval and n', ['Measure', 'Model', 'Mean', '95% interval', 'n', 'Unscored'],
-      rows.map(r => [r.measure, r.model, num(r.mean), r.low === null ? '–' : `${num(r.low)} – ${num(r.high)}`, r.n, r.unscored]), { class: 'results' }));
+  return h('figure', { class: 'chart', tabindex: 0, ...attrs }, svg as unknown as HTMLElement, h('figcaption', {}, caption), numbers);
 }

@@ -33,4 +33,27 @@ export interface TrialDetail {
   calls: CallView[];
   scores: Array<{ scorer: { name: string; version: string }; value: number | null; reason?: string }>;
   judges: Array<{ trial: { id: string; modelAlias: string }; judgments: Judgment[]; calls: CallView[] }>;
+  deck: DeckView | null;
+}
+export interface Estimate { mean: number | null; n: number; low: number | null; high: number | null }
+export interface PairedDifference { scope: string; a: string; b: string; n: number; difference: number | null; low: number | null; high: number | null; overlap: boolean; note: string | null }
+export interface Tau { tau: number; low90: number; high90: number; low95: number; high95: number; pValue: number | null }
+export interface AlignmentRow { rater: string; prompt: string; item: string; n: number; nUnits: number; ratings: number; unscored: number; tauExperts: Tau | null; tauOutcome: Tau | null }
+export interface BaselineRow { name: string; kind: 'experts' | 'observation-column' | 'unit-column'; item: string; tauExperts: Tau | null; tauOutcome: Tau | null }
+export type LearningKey = 'pre' | 'post' | 'gain' | 'near' | 'far' | 'd1' | 'd2';
+export interface DeckPoint { x: number; y: number; label: string }
+/** src/web/results-charts.ts: the figures of the run's report, by kind. */
+export interface RunCharts {
+  radar: { axes: string[]; models: Array<{ model: string; isBaseline: boolean; dimensions: Record<string, Estimate> }> } | null;
+  comparisons: PairedDifference[];
+  tau: { alignment: AlignmentRow[]; baselines: BaselineRow[]; notes: string[] } | null;
+  learning: { generators: Array<{ name: string; baseline: boolean } & Record<LearningKey, Estimate>>; decks: Record<'d1' | 'd2', DeckPoint[]> } | null;
+}
+export interface DeckJudgment { judge: string; dimension: string; repeat: number; value: number | null; fields: Record<string, unknown>; reason: string | null }
+export interface LearnerAnswer { phase: string; prompt: string; answer: string | null; reason: string | null; correct: boolean }
+export interface DeckLearner { trialId: string; learner: string; puzzleContext: boolean; frames: string; scores: Record<'pretest' | 'posttest' | 'near' | 'far', number | null>; answers: LearnerAnswer[] }
+/** The deck a learning trial made or studied (src/web/trial-detail-deck.ts). */
+export interface DeckView {
+  trialId: string; unit: string; generator: { alias: string; spec: string }; status: 'ok' | 'rejected'; rejected: { reason: string; message: string } | null;
+  slides: Array<{ index: number; text: string; png: string | null }>; judgments: DeckJudgment[]; learners: DeckLearner[];
 }

@@ -50,7 +50,7 @@ ${markdownTables(md)}
 }
 
 /** Per deck (unit x generator): the judges' mean on a dimension against the learners' mean gain. */
-function deckPoints(data: StudyData, dim: 'd1' | 'd2'): Array<{ x: number; y: number; label: string }> {
+export function deckPoints(data: StudyData, dim: 'd1' | 'd2'): Array<{ x: number; y: number; label: string }> {
   const out: Array<{ x: number; y: number; label: string }> = [];
   for (const [trialId, records] of data.decks) {
     const js = data.judgments.filter(j => j.targetTrialId === trialId && j.details?.dimension === dim && j.details?.deckVariant === 'original' && j.value !== null);

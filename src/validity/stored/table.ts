@@ -1,5 +1,6 @@
 import { ConfigError, type JsonValue, type Judgment, type Store } from '../../core/index.js';
-import { buildTableWithRatings, readCsvFile as read } from '../input/import.js';
+import type { CsvTable } from '../input/csv.js';
+import { buildTableWithRatings, readCsvFile } from '../input/import.js';
 import type { AnalysisTable, ExpertRow, RatingRow, Scale } from '../table.js';
 import { expertsFromScores } from './experts.js';
 import { observationIdOf } from './observations.js';
@@ -48,14 +49,19 @@ export async function ratingsFromRun(store: Store, runId: string): Promise<Store
   return out;
 }
 
-/** The optional CSV files beside a stored run's ratings (the CSV contract of `validity analyze`). */
+/**
+ * The optional CSV files beside a stored run's ratings (the CSV contract of `validity analyze`):
+ * paths, or tables already parsed (the web app's uploads, named after the uploaded file).
+ */
 export interface RunAnalysisFiles {
-  experts?: string;
-  scales?: string;
-  outcomes?: string;
-  observations?: string;
-  raterWeights?: string;
+  experts?: string | CsvTable;
+  scales?: string | CsvTable;
+  outcomes?: string | CsvTable;
+  observations?: string | CsvTable;
+  raterWeights?: string | CsvTable;
 }
+
+const read = (f: string | CsvTable | undefined) => (typeof f === 'string' ? readCsvFile(f) : f);
 
 /**
  * The analysis table of a stored run: its Judgments as ratings, the files for the rest. Without

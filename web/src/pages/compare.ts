@@ -1,12 +1,16 @@
 import { api } from '../api.js';
 import { h, link, num, put } from '../dom.js';
-import type { RunDetail } from '../types.js';
+import { reportFigures } from '../charts/index.js';
+import type { RunCharts, RunDetail } from '../types.js';
 
-/** Several runs side by side: each measure and model, one column per run (mean, interval and n). */
+/** Several runs side by side: each measure and model, one column per run (mean, interval and n); then each run's report figures. */
 export async function comparePage(main: HTMLElement, _p: string[], query: URLSearchParams): Promise<void> {
   const ids = (query.get('runs') ?? '').split(',').filter(Boolean);
   if (ids.length < 2) { put(main, h('h1', {}, 'Compare runs'), h('p', {}, 'Select two or more runs on the ', link('/runs', 'runs page'), '.')); return; }
-  const runs = await Promise.all(ids.map(id => api<RunDetail>(`/runs/${encodeURIComponent(id)}`)));
+  const [runs, charts] = await Promise.all([
+    Promise.all(ids.map(id => api<RunDetail>(`/runs/${encodeURIComponent(id)}`))),
+    Promise.all(ids.map(id => api<RunCharts>(`/runs/${encodeURIComponent(id)}/charts`))),
+  ]);
   const keys = [...new Set(runs.flatMap(r => r.results.map(x => `${x.measure}\u0000${x.model}`)))].sort();
   put(main, h('h1', {}, 'Compare runs'),
     h('table', { class: 'results' },
@@ -19,5 +23,8 @@ export async function comparePage(main: HTMLElement, _p: string[], query: URLSea
           const x = r.results.find(y => y.measure === measure && y.model === model);
           return h('td', {}, x ? `${num(x.mean)} [${num(x.low)}, ${num(x.high)}] n=${x.n}` : '–');
         }));
-      }))));
+      }))),
+    // Each run's own report figures (paired differences with the overlap warning, radar, ...), run by run.
+    ...runs.map((r, i) => h('section', { 'aria-labelledby': `run-${i}-h` },
+      h('h2', { id: `run-${i}-h` }, `Run `, h('code', {}, r.id.slice(0, 12)), ` (${r.kind})`), ...reportFigures(r.id, charts[i]!, `run-${i}`))));
 }

@@ -1,7 +1,10 @@
 import { api, ApiError } from '../api.js';
-import { h, link, put, table } from '../dom.js';
+import { parseDocument } from 'yaml';
+import { h, link, put } from '../dom.js';
 import { flowGraph } from '../graph.js';
 import { navigate } from '../nav.js';
+import type { Binding } from './editor-fields.js';
+import { scenarioForm } from './editor-form.js';
 
 interface Issue { line: number | null; field: string | null; message: string; text: string }
 interface Check {
@@ -10,9 +13,10 @@ interface Check {
 }
 
 /**
- * The scenario editor: YAML checked as you type by the server, with the same line-accurate
- * problems as `paideia scenario validate`; the valid scenario's models, agents, tasks and rubric
- * as a form view and its directions drawn; save (the old version is kept) and run.
+ * The scenario editor: a form (models, agents and prompts, the task grid, directions, the rubric)
+ * and the YAML, kept in step both ways over one YAML document; every change is checked by the
+ * server with the same line-accurate problems as `paideia scenario validate`, and the dialogue
+ * flow is drawn from the checked text. Save keeps the previous version; save and run starts it.
  */
 export async function editorPage(main: HTMLElement, [name]: string[]): Promise<() => void> {
   const { names } = await api<{ names: string[] }>('/scenarios');
@@ -26,6 +30,7 @@ export async function editorPage(main: HTMLElement, [name]: string[]): Promise<(
   editor.value = text;
   const problems = h('div', { id: 'problems', 'aria-live': 'polite' });
   const view = h('div', { class: 'outline' });
+  const form = h('div', { id: 'scenario-form' });
   const status = h('p', { role: 'status' });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let latest = 0;
@@ -38,7 +43,28 @@ export async function editorPage(main: HTMLElement, [name]: string[]): Promise<(
       : h('p', { class: 'ok' }, `ok: ${name} is a valid scenario`), ...result.warnings.map(w => h('p', { class: 'muted' }, `warning: ${w}`)));
     if (result.outline) drawOutline(view, result);
   };
-  editor.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => void check(), 250); });
+  const later = () => { clearTimeout(timer); timer = setTimeout(() => void check(), 250); };
+  // One document behind both views: a form edit rewrites the YAML from it, a YAML edit re-reads it.
+  const binding: Binding = {
+    doc: parseDocument(text),
+    changed(structural) {
+      editor.value = binding.doc.toString({ lineWidth: 0 });
+      if (structural) drawForm();
+      later();
+    },
+  };
+  const drawForm = () => {
+    if (binding.doc.errors.length) {
+      put(form, h('p', { class: 'muted' }, 'The YAML does not parse (see Problems): fix it there to edit with the form again.'));
+      return;
+    }
+    put(form, scenarioForm(binding));
+  };
+  editor.addEventListener('input', () => {
+    binding.doc = parseDocument(editor.value);
+    drawForm();
+    later();
+  });
   const save = async () => {
     try {
       const r = await api<{ path: string }>(`/scenarios/${encodeURIComponent(name)}`, { method: 'POST', body: { text: editor.value } });
@@ -50,30 +76,28 @@ export async function editorPage(main: HTMLElement, [name]: string[]): Promise<(
     }
   };
   put(main, h('h1', {}, 'Scenario ', h('code', {}, name)),
+    h('div', { class: 'actions' },
+      h('button', { type: 'button', onclick: () => void save() }, 'Save'),
+      h('button', { type: 'button', class: 'primary', onclick: async () => {
+        const path = await save();
+        if (!path) return;
+        const { runId } = await api<{ runId: string }>('/launch', { method: 'POST', body: { config: { kind: 'scenario', file: path } } });
+        navigate(`/runs/${encodeURIComponent(runId)}`);
+      } }, 'Save and run')),
+    status,
     h('div', { class: 'editor' },
-      h('div', {}, h('label', { for: 'yaml' }, 'YAML'), editor,
-        h('div', { class: 'actions' },
-          h('button', { type: 'button', onclick: () => void save() }, 'Save'),
-          h('button', { type: 'button', class: 'primary', onclick: async () => {
-            const path = await save();
-            if (!path) return;
-            const { runId } = await api<{ runId: string }>('/launch', { method: 'POST', body: { config: { kind: 'scenario', file: path } } });
-            navigate(`/runs/${encodeURIComponent(runId)}`);
-          } }, 'Save and run')),
-        status),
-      h('div', {}, h('h2', {}, 'Problems'), problems, view)));
+      h('section', { 'aria-labelledby': 'form-h' }, h('h2', { id: 'form-h' }, 'Form'),
+        h('p', { class: 'muted', id: 'form-note' }, 'The form and the YAML are one scenario: edit either, the other follows. A form edit rewrites the YAML from its parsed form, so a comment next to what you change may be lost.'),
+        form),
+      h('section', { class: 'yaml-side' }, h('h2', {}, h('label', { for: 'yaml' }, 'YAML')), editor,
+        h('h2', {}, 'Problems'), problems, view)));
+  drawForm();
   await check();
   return () => clearTimeout(timer);
 }
 
 function drawOutline(view: HTMLElement, r: Check): void {
-  const o = r.outline!;
-  put(view,
-    h('h2', {}, 'Dialogue flow'), flowGraph(r.graph),
-    table('Models', ['Alias', 'Model'], o.models.map(m => [m.alias, m.spec])),
-    table('Agents', ['Agent', 'Model'], o.agents.map(a => [a.name, a.model])),
-    h('p', {}, `${o.tasks} task(s)`),
-    o.rubric.length ? table('Rubric', ['Field', 'Dimension', 'Type', 'Scale', 'Weight'], o.rubric.map(f => [f.field, f.dimension, f.type, `${f.min}–${f.max}`, f.weight.toFixed(2)])) : null);
+  put(view, h('h2', {}, 'Dialogue flow'), flowGraph(r.graph));
 }
 
 /** Put the caret on a problem's line, so the keyboard goes straight to it. */

@@ -1,8 +1,9 @@
 import { api } from '../api.js';
 import { resultsFigure } from '../chart.js';
+import { reportFigures } from '../charts/index.js';
 import { h, link, num, put, usd, when } from '../dom.js';
 import { navigate } from '../nav.js';
-import type { RunDetail, TrialPage } from '../types.js';
+import type { RunCharts, RunDetail, TrialPage } from '../types.js';
 import { followRun } from './live.js';
 
 const SHOWS: Array<[string, string]> = [['all', 'All trials'], ['failures', 'Failures'], ['passes', 'Passes'], ['errors', 'Errors'], ['differences', 'Models differ']];
@@ -10,6 +11,12 @@ const SHOWS: Array<[string, string]> = [['all', 'All trials'], ['failures', 'Fai
 /** One run: its state (followed live while it runs), results with intervals, and its trials filtered and paged. */
 export async function runPage(main: HTMLElement, [id]: string[], query: URLSearchParams): Promise<() => void> {
   const run = await api<RunDetail>(`/runs/${encodeURIComponent(id!)}`);
+  // The report's figures read the whole run: the page does not wait for them.
+  const figures = h('div', { id: 'report-figures', 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading the report\'s figures…'));
+  void api<RunCharts>(`/runs/${encodeURIComponent(run.id)}/charts`).then(
+    charts => put(figures, ...reportFigures(run.id, charts, 'report')),
+    error => put(figures, h('p', { class: 'error' }, `The report's figures could not be made: ${(error as Error).message}`)),
+  ).finally(() => figures.removeAttribute('aria-busy'));
   const stopFollowing: Array<() => void> = [];
   const progressBox = h('section', { class: 'live', 'aria-labelledby': 'live-h' });
   put(main,
@@ -23,7 +30,7 @@ export async function runPage(main: HTMLElement, [id]: string[], query: URLSearc
       h('dt', {}, 'Started'), h('dd', {}, h('time', { datetime: run.createdAt }, when(run.createdAt))),
       h('dt', {}, 'Export'), h('dd', {}, h('a', { href: `/api/runs/${encodeURIComponent(run.id)}/bundle.html`, download: '' }, 'Static bundle (one HTML file, no server needed)'))),
     progressBox,
-    h('section', { 'aria-labelledby': 'results-h' }, h('h2', { id: 'results-h' }, 'Results'), resultsFigure(run.results)),
+    h('section', { 'aria-labelledby': 'results-h' }, h('h2', { id: 'results-h' }, 'Results'), resultsFigure(run.results), figures),
     h('section', { 'aria-labelledby': 'trials-h' }, h('h2', { id: 'trials-h' }, 'Trials'), await trialsSection(run, query)),
     run.judged ? blindSection(run) : null,
   );

@@ -1,6 +1,7 @@
 import { api } from '../api.js';
 import { h, link, num, put, table, usd } from '../dom.js';
 import type { CallView, Judgment, TrialDetail } from '../types.js';
+import { deckSection } from './deck.js';
 
 /** One trial down to the wire: every turn, each judge's fields, reasons and raw answer, each call's request and response. */
 export async function trialPage(main: HTMLElement, [runId, trialId]: string[]): Promise<void> {
@@ -16,6 +17,7 @@ export async function trialPage(main: HTMLElement, [runId, trialId]: string[]): 
       h('dt', {}, 'Repeat'), h('dd', {}, t.repeat + 1),
       h('dt', {}, 'Variant'), h('dd', {}, t.variant ?? 'default'),
       h('dt', {}, 'Cost'), h('dd', {}, usd(cost), ' (judges included)')),
+    d.deck ? deckSection(runId!, d.deck, t.id) : null,
     d.scores.length ? table('Scores', ['Scorer', 'Version', 'Value', 'Reason'], d.scores.map(s => [s.scorer.name, s.scorer.version, num(s.value), s.reason ?? ''])) : null,
     h('section', { 'aria-labelledby': 'calls-h' }, h('h2', { id: 'calls-h' }, `Calls (${d.calls.length})`), ...d.calls.map((c, i) => callView(c, `Call ${i + 1}`))),
     ...d.judges.map((j, k) => h('section', { 'aria-labelledby': `judge-${k}` },
