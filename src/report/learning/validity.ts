@@ -2,7 +2,7 @@ import { ConfigError, type Store } from '../../core/index.js';
 import { D3_KEYS } from '../../learning/report/build.js';
 import { collectStudy, type StudyData } from '../../learning/report/collect.js';
 import { deckRatings, type DeckRatings } from '../../learning/report/deck-ratings.js';
-import { buildTableWithRatings, readCsvFile as read, type AnalysisTable, type Baseline, type RatingRow, type RunAnalysisFiles } from '../../validity/index.js';
+import { buildTableWithRatings, readAnalysisFile as read, type AnalysisTable, type Baseline, type RatingRow, type RunAnalysisFiles } from '../../validity/index.js';
 
 /** What the learning run's analysis table is built from: its decks and, when given, the user's files. */
 export interface LearningTable {
@@ -41,7 +41,7 @@ export function learningTable(data: StudyData, files: RunAnalysisFiles): Learnin
     observationsHint: "a learning run's observations are its decks as generated, named <unit>/<generator>",
     units: { ids: new Set(ids), hint: `its units are its decks, named <unit>/<generator>: ${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', ...' : ''}` },
   });
-  return { table, decks, outcome: files.outcomes ? { file: files.outcomes } : 'gain' };
+  return { table, decks, outcome: files.outcomes ? { file: typeof files.outcomes === 'string' ? files.outcomes : files.outcomes.file } : 'gain' };
 }
 
 /** `validity analyze --run <learning run>`: the table of a stored learning run. */

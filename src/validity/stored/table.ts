@@ -61,7 +61,9 @@ export interface RunAnalysisFiles {
   raterWeights?: string | CsvTable;
 }
 
-const read = (f: string | CsvTable | undefined) => (typeof f === 'string' ? readCsvFile(f) : f);
+/** A file of RunAnalysisFiles as a table: read from its path, or as the caller parsed it. */
+export const readAnalysisFile = (f: string | CsvTable | undefined) => (typeof f === 'string' ? readCsvFile(f) : f);
+const read = readAnalysisFile;
 
 /**
  * The analysis table of a stored run: its Judgments as ratings, the files for the rest. Without
