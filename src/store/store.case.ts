@@ -54,6 +54,9 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       expect(calls[1]).toEqual({ ...call({}), seq: calls[1]!.seq });
       expect(calls[1]!.seq).toBeGreaterThan(calls[0]!.seq!);
       expect(calls[0]?.error?.statusCode).toBe(500);
+      // The endpoint a call went to comes back (a resumed run may move to another server).
+      await s.saveCall(call({ requestHash: 'rq-moved', endpoint: 'http://127.0.0.1:9/v1' }));
+      expect((await s.listCalls('run-1')).find(c => c.requestHash === 'rq-moved')?.endpoint).toBe('http://127.0.0.1:9/v1');
       expect((await s.findCachedResult('rq'))?.text).toBe('iarnróid');
       expect(await s.findCachedResult('other')).toBeUndefined();
       await s.close();

@@ -145,7 +145,7 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
     async saveCall(c: CallRecord, fence?: WriteFence) {
       const values = [
         randomUUID(), c.runId, c.trialId, c.step, c.requestHash, json(c.request), c.status, c.result ? json(c.result) : null,
-        c.error ? json(c.error) : null, c.attempts, c.latencyMs, c.costUsd, c.cached ? 1 : 0, c.createdAt, c.model ?? null,
+        c.error ? json(c.error) : null, c.attempts, c.latencyMs, c.costUsd, c.cached ? 1 : 0, c.createdAt, c.model ?? null, c.endpoint ?? null,
       ];
       if (!fence) {
         await run(SQL.insertCall, values);

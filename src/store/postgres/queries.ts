@@ -46,12 +46,12 @@ export const SQL = {
     SELECT ok FROM fence`),
   // The fence: the claim row is read under a share lock, so it cannot change hands until this commits.
   claimHeld: q('claim-held', 'SELECT 1 FROM claims WHERE run_id = $1 AND trial_id = $2 AND worker_id = $3 FOR SHARE'),
-  insertCall: q('insert-call', `INSERT INTO calls (write_id, run_id, trial_id, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at, model)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (write_id) DO NOTHING`),
+  insertCall: q('insert-call', `INSERT INTO calls (write_id, run_id, trial_id, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at, model, endpoint)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT (write_id) DO NOTHING`),
   // One statement: the claim is checked and locked, then the row written, or nothing is.
-  insertFencedCall: q('insert-fenced-call', `WITH held AS (SELECT 1 FROM claims WHERE run_id = $2 AND trial_id = $3 AND worker_id = $16 FOR SHARE)
-    INSERT INTO calls (write_id, run_id, trial_id, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at, model)
-    SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15 FROM held
+  insertFencedCall: q('insert-fenced-call', `WITH held AS (SELECT 1 FROM claims WHERE run_id = $2 AND trial_id = $3 AND worker_id = $17 FOR SHARE)
+    INSERT INTO calls (write_id, run_id, trial_id, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at, model, endpoint)
+    SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16 FROM held
     ON CONFLICT (write_id) DO UPDATE SET write_id = excluded.write_id RETURNING seq`),
   calls: q('calls', 'SELECT * FROM calls WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3'),
   callsOfTrials: q('calls-of-trials', 'SELECT * FROM calls WHERE run_id = $1 AND trial_id = ANY($2::text[]) AND seq > $3 ORDER BY seq LIMIT $4'),

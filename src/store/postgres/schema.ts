@@ -143,4 +143,8 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (key, holder)
   );
   `,
+  // Which endpoint each call used: a resume may send a run's remaining trials to another server.
+  `
+  ALTER TABLE calls ADD COLUMN endpoint TEXT;
+  `,
 ];
