@@ -217,7 +217,7 @@ describe('paideia run against a model server that is not listening', () => {
     } finally {
       await after.close();
     }
-  });
+  }, 180_000);
 });
 
 describe('paideia run and friends on bad input', () => {
