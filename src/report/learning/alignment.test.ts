@@ -83,6 +83,19 @@ describe('a learning run as a validity study', () => {
     expect(few.alignment.every(a => a.tauOutcome === null && a.n === 2)).toBe(true);
     expect(few.notes.join('\n')).toMatch(/Too few decks: tau with gain needs at least 4 decks with both a rating and a gain; this run has 2/);
 
+    // Four decks with a gain, but the judge's D1 unscored on three of them: that row says why it has no tau.
+    const d1 = (j: StudyData['judgments'][number]) => deckRatings({ ...data, judgments: [j] }).ratings[0]?.item === 'd1';
+    let left = 3;
+    const mostlyUnscored = data.judgments.map(j => (d1(j) && left-- > 0 ? { ...j, value: null, reason: 'no rating in the answer' } : j));
+    const sparse = judgeGainAlignment({ ...data, judgments: mostlyUnscored });
+    expect(sparse.decksWithGain).toBe(4);
+    const row = sparse.alignment.find(a => a.item === 'd1')!;
+    expect(row.n).toBeLessThan(4);
+    expect(row.tauOutcome).toBeNull();
+    expect(sparse.alignment.find(a => a.item === 'd2')!.tauOutcome).not.toBeNull();
+    expect(sparse.notes.join('\n')).toMatch(new RegExp(`ja \\(judge-1\\) on d1: only ${row.n} deck\\(s\\) with both a scored rating and a gain \\(tau needs 4\\)`));
+    expect(sparse.notes.join('\n')).not.toMatch(/on d2: only/);
+
     const noGains = judgeGainAlignment({ ...data, learners: [] });
     expect(noGains.alignment.every(a => a.tauOutcome === null && a.n === 0)).toBe(true);
     expect(noGains.notes.join('\n')).toMatch(/No learner gains/);

@@ -60,6 +60,12 @@ export function judgeGainAlignment(data: StudyData, o: { experts?: string } = {}
   else if (withGain < MIN_PAIRS) notes.push(`Too few decks: tau with gain needs at least ${MIN_PAIRS} decks with both a rating and a gain; this run has ${withGain}. Add units or generators.`);
   if (o.experts === undefined) notes.push('No expert scores are attached, so tau with experts is absent; add --experts FILE (observation = <unit>/<generator>, item d1 or d2) to compare.');
   notes.push(...r.notes.filter(n => /unscored/.test(n)));
+  // Enough decks overall, but a judge that left most of them unscored still has too few pairs of its own.
+  if (withGain >= MIN_PAIRS) {
+    for (const a of r.alignment.filter(x => x.tauOutcome === null)) {
+      notes.push(`${a.rater} (${a.prompt}) on ${a.item}: only ${a.nUnits} deck(s) with both a scored rating and a gain (tau needs ${MIN_PAIRS}), so its tau with gain is not computed; see its unscored judgments in the run.`);
+    }
+  }
   const robust = new Map(r.robustness.map(x => [`${x.rater}|${x.prompt}|${x.item}`, x]));
   return {
     ...base, decks: decks.decks.length, decksWithGain: withGain, resamples: r.resamples, seed: r.seed,
