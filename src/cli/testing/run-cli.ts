@@ -22,8 +22,10 @@ export function startCli(args: string[], o: { cwd: string; env?: NodeJS.ProcessE
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (d: string) => (stderr += d));
   const done = new Promise<CliResult>(resolve => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, done };
 }

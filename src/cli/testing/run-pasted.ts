@@ -16,7 +16,9 @@ export function runPasted(line: string, o: { cwd: string; env?: NodeJS.ProcessEn
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d: string) => (stderr += d));
   return new Promise(resolve => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
