@@ -34,8 +34,8 @@ export interface BudgetReservation {
   amountUsd: number;
 }
 
-/** What deleteRun removed: rows of each kind, and the items and blobs no other run referenced. */
-export interface DeletedRun {
+/** How many rows of each kind a run-wide operation (delete, copy) touched. */
+export interface RunRowCounts {
   runId: string;
   trials: number;
   calls: number;
@@ -43,6 +43,10 @@ export interface DeletedRun {
   judgments: number;
   /** Artefacts of every kind, blind-scoring tasks and the web app's launch config included. */
   artifacts: number;
+}
+
+/** What deleteRun removed: rows of each kind, and the items and blobs no other run referenced. */
+export interface DeletedRun extends RunRowCounts {
   /** Claims and budget reservations the run still held (expired ones, or live ones when forced). */
   claims: number;
   reservations: number;

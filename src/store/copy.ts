@@ -1,14 +1,8 @@
-import { ConfigError, type CallRecord, type Store } from '../core/index.js';
+import { ConfigError, type CallRecord, type RunRowCounts, type Store } from '../core/index.js';
 import { collectBlobRefs, copyBlobs } from './copy-blobs.js';
 
 /** What a copy moved. */
-export interface CopyCounts {
-  runId: string;
-  trials: number;
-  calls: number;
-  scores: number;
-  judgments: number;
-  artifacts: number;
+export interface CopyCounts extends RunRowCounts {
   /** Blobs the run's values point at that were copied (the target lacked them). */
   blobs: number;
   /** Blobs the run points at that the source store does not hold. */
