@@ -1,6 +1,6 @@
 import { ConfigError, type ChatModel, type ChatResult, type Env, type ModelSpec, type Store } from '../core/index.js';
 import { createChatModel } from '../providers/index.js';
-import { rateLimitMiddleware, retryMiddleware, sharedSlotsMiddleware, wrapChatModel } from '../providers/middleware/index.js';
+import { rateLimitMiddleware, retryMiddleware, sharedSlotsMiddleware, wrapChatModel, type ChatModelMiddleware } from '../providers/middleware/index.js';
 import { eachCall } from './history.js';
 
 export interface ModelWiring {
@@ -55,18 +55,34 @@ export async function buildModels(specs: ModelSpec[], w: ModelWiring): Promise<M
       ...(w.scriptFile ? { scriptFile: w.scriptFile } : {}), ...(w.timeoutMs ? { timeoutMs: w.timeoutMs } : {}),
       ...(replay ? { replayLookup: async ctx => replay.get(`${ctx?.itemId}\u0000${ctx?.repeat}\u0000${ctx?.turn}`) } : {}),
     });
-    const middleware = [retryMiddleware({ maxAttempts: w.maxAttempts })];
-    // The limits are the store's, keyed by model and endpoint: every worker of the store shares
-    // them. An attempt holds its slot while it waits for a rate permit, so permits go out as used.
-    const key = `${spec.spec} ${base.endpoint ?? ''}`.trim();
-    if (w.maxInFlight) middleware.push(sharedSlotsMiddleware({ store: w.store, key: `in-flight ${key}`, max: w.maxInFlight }));
-    if (w.requestsPerMinute) {
-      middleware.push(rateLimitMiddleware({
-        requestsPerMinute: w.requestsPerMinute, ...(w.tokensPerMinute ? { tokensPerMinute: w.tokensPerMinute } : {}),
-        shared: { store: w.store, key },
-      }));
-    }
+    const middleware = [retryMiddleware({ maxAttempts: w.maxAttempts }), ...sharedLimits(spec.spec, base.endpoint, w)];
     out.set(spec.alias, base.isBaseline ? base : wrapChatModel(base, ...middleware));
+  }
+  return out;
+}
+
+/** Rate limits and the cap on calls in flight of a run, held in its store. */
+export interface SharedLimitSettings {
+  store: Store;
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+  maxInFlight?: number;
+}
+
+/**
+ * The middleware that holds a model's limits across every worker of the store, keyed by model
+ * and endpoint; it goes inside the retries. An attempt holds its slot while it waits for a rate
+ * permit, so permits go out as used.
+ */
+export function sharedLimits(specText: string, endpoint: string | undefined, l: SharedLimitSettings): ChatModelMiddleware[] {
+  const key = `${specText} ${endpoint ?? ''}`.trim();
+  const out: ChatModelMiddleware[] = [];
+  if (l.maxInFlight) out.push(sharedSlotsMiddleware({ store: l.store, key: `in-flight ${key}`, max: l.maxInFlight }));
+  if (l.requestsPerMinute) {
+    out.push(rateLimitMiddleware({
+      requestsPerMinute: l.requestsPerMinute, ...(l.tokensPerMinute ? { tokensPerMinute: l.tokensPerMinute } : {}),
+      shared: { store: l.store, key },
+    }));
   }
   return out;
 }

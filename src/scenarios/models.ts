@@ -9,6 +9,7 @@ import type { ModelSpec, ModelSpecString } from '../core/model-spec.js';
 import { createAnthropicModel } from '../providers/anthropic/index.js';
 import { createChatModel } from '../providers/create-chat-model.js';
 import { retryMiddleware, wrapChatModel } from '../providers/middleware/index.js';
+import { sharedLimits, type SharedLimitSettings } from '../engine/models.js';
 import { createOpenAICompatibleModel } from '../providers/openai-compatible/index.js';
 import { baseUrlProblem } from '../providers/shared/base-url.js';
 import type { FetchFunction } from '../providers/shared/post-json.js';
@@ -225,6 +226,8 @@ export interface BuildModelOptions {
   fetch?: FetchFunction;
   env?: Env;
   timeoutMs?: number;
+  /** Rate limits and the in-flight cap, shared through the run's store by every worker. */
+  limits?: SharedLimitSettings;
 }
 
 /** A ChatModel for a scenario model, wrapped with the scenario's retry policy (fixed interval, as ELMES). */
@@ -243,7 +246,8 @@ export function buildChatModel(m: ScenarioModel, o: BuildModelOptions): ChatMode
   }
   if (base.isBaseline) return base;
   const intervalMs = o.retry.intervalSeconds * 1000;
-  return wrapChatModel(base, retryMiddleware({ maxAttempts: m.maxAttempts ?? o.retry.attempt, baseDelayMs: intervalMs, maxDelayMs: intervalMs, jitter: 'none' }));
+  return wrapChatModel(base, retryMiddleware({ maxAttempts: m.maxAttempts ?? o.retry.attempt, baseDelayMs: intervalMs, maxDelayMs: intervalMs, jitter: 'none' }),
+    ...(o.limits ? sharedLimits(m.spec.spec, base.endpoint, o.limits) : []));
 }
 
 /** What makes a model part of a trial's or a judgment's identity: never its key. */

@@ -25,6 +25,12 @@ export const ScenarioRunConfigSchema = z.strictObject({
   script: z.string().min(1).optional(),
   /** The endpoint of every openai model (`--base-url`); the file's keys are then never sent. */
   baseUrl: z.string().min(1).optional(),
+  /** Requests per minute per model, shared by every worker of the store. */
+  requestsPerMinute: z.number().int().min(1).optional(),
+  /** Input + output tokens per minute per model (with requestsPerMinute), shared by every worker. */
+  tokensPerMinute: z.number().int().min(1).optional(),
+  /** Calls in flight per model across every worker of the store. */
+  maxInFlight: z.number().int().min(1).optional(),
   /** Plan and store the run, call nothing: `paideia worker` processes run it (from the config stored with it). */
   planOnly: z.boolean().default(false),
 });
@@ -52,6 +58,12 @@ export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchem
     ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.stopSignal ? { stopSignal: ctx.stopSignal } : {}),
     onEvent: e => ctx.onEvent(e.type === 'planned' ? { type: 'planned', runId: e.runId, kind: e.kind, trials: e.trials } : e),
     planOnly: c.planOnly,
+    ...(c.requestsPerMinute || c.maxInFlight ? {
+      limits: {
+        ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.tokensPerMinute ? { tokensPerMinute: c.tokensPerMinute } : {}),
+        ...(c.maxInFlight ? { maxInFlight: c.maxInFlight } : {}),
+      },
+    } : {}),
   });
   // Workers start the run from what it was planned with; paths as absolute ones (a worker may
   // start elsewhere: on another machine the files must be at the same paths), prices stored with the run.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../core/chat-model.js';
 import { ProviderCallError } from '../core/errors.js';
 import { parseModelSpec } from '../core/model-spec.js';
+import { openAIChatBody, startOpenAICompatibleServer } from '../providers/testing/fake-servers.js';
 import { openStore } from '../store/index.js';
 import type { DialogueMeta } from './dialogue.js';
 import { parseScenario } from './load.js';
@@ -256,5 +257,39 @@ describe('runScenario', () => {
     expect([...new Set(trials.map(t => `${t.modelAlias} ${t.modelSpec}`))]).toEqual(['openai:a openai:a', 'openai:b openai:b']);
     expect(new Set(trials.map(t => t.id)).size).toBe(trials.length);
     await store.close();
+  });
+});
+
+describe('runScenario limits', () => {
+  // Four one-turn dialogues at concurrency 4 against a server answering after 60 ms, counting
+  // the requests it holds at once.
+  async function maxHeld(limits?: { maxInFlight: number }): Promise<{ held: number; requests: number }> {
+    let inFlight = 0;
+    let held = 0;
+    const server = await startOpenAICompatibleServer(() => {
+      inFlight++;
+      held = Math.max(held, inFlight);
+      // Scheduled before the server's own 60 ms timer, so it fires first.
+      setTimeout(() => inFlight--, 60);
+      return { body: openAIChatBody({ text: 'Well done! <END>' }), delayMs: 60 };
+    });
+    try {
+      const text = LOOP_SCENARIO.replace('concurrency: 2', 'concurrency: 4').replaceAll('http://127.0.0.1:9/v1', server.baseURL);
+      const store = await openStore('sqlite::memory:');
+      const { summary } = await runScenario({ scenario: scenario(text), store, judge: false, env: { OPENAI_API_KEY: 'k' }, ...(limits ? { limits } : {}) });
+      expect(summary).toMatchObject({ dialogues: 4, ended: 4, failed: 0 });
+      await store.close();
+      return { held, requests: server.requests.length };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('holds --max-in-flight across the dialogues of a run, through the store', async () => {
+    const free = await maxHeld();
+    expect(free.requests).toBe(4);
+    expect(free.held).toBeGreaterThan(1);
+    const capped = await maxHeld({ maxInFlight: 1 });
+    expect(capped).toEqual({ held: 1, requests: 4 });
   });
 });

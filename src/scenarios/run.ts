@@ -45,6 +45,8 @@ export interface RunScenarioOptions {
   onEvent?: (event: ScenarioEvent) => void;
   /** Plan and store the run, call nothing (workers run it). */
   planOnly?: boolean;
+  /** Per model (and endpoint): requests and tokens per minute and calls in flight, across every worker of the store. */
+  limits?: { requestsPerMinute?: number; tokensPerMinute?: number; maxInFlight?: number };
 }
 
 export interface ScenarioRunSummary {
@@ -118,7 +120,9 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
   const prices = o.prices ?? safePrices();
   const now = new Date().toISOString();
   const specs = scenario.variants.flatMap(v => [...v.models.values()].map(m => ({ ...m.spec, alias: variantAlias(scenario, v, m.alias) })));
-  const build = o.createModel ?? ((m: ScenarioModel) => buildChatModel(m, { retry: scenario.globals.retry, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.env ? { env: o.env } : {}) }));
+  const build = o.createModel ?? ((m: ScenarioModel) => buildChatModel(m, {
+    retry: scenario.globals.retry, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.env ? { env: o.env } : {}), ...(o.limits ? { limits: { store, ...o.limits } } : {}),
+  }));
   const models = new Map<string, ChatModel>();
   for (const v of scenario.variants) for (const m of v.models.values()) models.set(variantAlias(scenario, v, m.alias), build(m, v));
   const baselines = [...models].filter(([, m]) => m.isBaseline).map(([alias]) => alias);

@@ -49,6 +49,9 @@ export interface ScenarioRunFlags {
   prices?: string;
   baseUrl?: string;
   planOnly?: boolean;
+  rpm?: string;
+  tpm?: string;
+  maxInFlight?: string;
 }
 
 /** `paideia scenario run`: exit 0 all done, 1 some dialogues or judge calls failed, 2 bad input, 3 interrupted or cost cap (resumable). */
@@ -57,6 +60,10 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
   const exitCode = await guarded(io, async () => {
     const repeats = numberFlag('--repeats', f.repeats, positiveInt, 'a whole number >= 1');
     const costCapUsd = numberFlag('--cost-cap', f.costCap, n => Number.isFinite(n) && n >= 0, 'an amount in USD >= 0');
+    const rpm = numberFlag('--rpm', f.rpm, positiveInt, 'a whole number >= 1');
+    const tpm = numberFlag('--tpm', f.tpm, positiveInt, 'a whole number >= 1');
+    const maxInFlight = numberFlag('--max-in-flight', f.maxInFlight, positiveInt, 'a whole number >= 1');
+    if (tpm && !rpm) throw new ConfigError([{ field: '--tpm', message: 'a token limit goes with a request limit: add --rpm N (the provider\'s requests per minute)' }]);
     // Loaded here too for the run id (--resume) and the plan's counts; the run kind loads it again.
     const scenario = loadScenario(file, {
       models: parseOverrides(f.model), ...(io.env ? { env: io.env } : {}), ...(f.script ? { scriptFile: f.script } : {}), ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}),
@@ -71,6 +78,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         kind: 'scenario', file, models: f.model ?? [], ...(repeats ? { repeats } : {}), judge: f.judge, retryErrors: f.retryErrors ?? false,
         ...(costCapUsd !== undefined ? { costCapUsd } : {}), ...(f.prices ? { prices: f.prices } : {}), ...(f.script ? { script: f.script } : {}),
         ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}), ...(f.planOnly ? { planOnly: true } : {}),
+        ...(rpm ? { requestsPerMinute: rpm } : {}), ...(tpm ? { tokensPerMinute: tpm } : {}), ...(maxInFlight ? { maxInFlight } : {}),
       };
       const handle = startRun(config, { store, ...(signal ? { signal } : {}), ...(io.env ? { env: io.env } : {}) });
       handle.on(progress(io, plannedCounts(scenario, repeats ?? scenario.globals.repeats, f.judge)));
@@ -123,6 +131,8 @@ function sameScenarioRun(file: string, f: ScenarioRunFlags): string[] {
     'scenario', 'run', file, ...(f.model ?? []).flatMap(m => ['-m', m]), ...(f.repeats ? ['--repeats', f.repeats] : []),
     ...(f.script ? ['--script', f.script] : []), ...(f.prices ? ['--prices', f.prices] : []), ...(f.judge ? [] : ['--no-judge']),
     ...(f.baseUrl ? ['--base-url', f.baseUrl] : []),
+    // Not part of the id, but a resume without them would run unlimited.
+    ...(f.rpm ? ['--rpm', f.rpm] : []), ...(f.tpm ? ['--tpm', f.tpm] : []), ...(f.maxInFlight ? ['--max-in-flight', f.maxInFlight] : []),
   ];
 }
 
@@ -203,6 +213,9 @@ export function registerScenario(program: Command): void {
     .option('--prices <file>', 'price table JSON instead of the shipped one')
     .option('--base-url <url>', 'endpoint of every openai model (the file\'s and --model\'s), e.g. http://127.0.0.1:8080/v1; the file\'s api_key is then never sent, the key comes from OPENAI_API_KEY')
     .option('--plan-only', 'plan and store the run, print its id and call nothing; paideia worker processes run it')
+    .option('--rpm <n>', 'requests per minute per model, shared by every process on the store (a burst of one second\'s worth)')
+    .option('--tpm <n>', 'input + output tokens per minute per model (with --rpm), shared like it')
+    .option('--max-in-flight <n>', 'calls in flight per model (dialogue turns and judge calls) across every process on the store')
     .action(async (file: string, f: ScenarioRunFlags) => {
       const controller = new AbortController();
       const stop = () => controller.abort();
