@@ -83,6 +83,16 @@ describe('paideia scenario (commands)', () => {
     writeFileSync(other, SCRIPTED.replace('persona: [Ana, Ben]', 'persona: [Cy]'));
     expect((await scenarioRunCommand(other, { store, judge: true }, stopped, interrupted.signal)).exitCode).toBe(3);
     expect(stopped.err).toMatch(/resume with: paideia scenario run .*other\.yaml --resume/);
+    // Rate limits are checked before anything runs, and a printed resume keeps them.
+    const tpmOnly = capture({ SCRIPT_KEY: 'k' });
+    expect((await scenarioRunCommand(other, { store, judge: true, tpm: '1000' }, tpmOnly)).exitCode).toBe(2);
+    expect(tpmOnly.err).toMatch(/field "--tpm": a token limit goes with a request limit: add --rpm N/);
+    const zero = capture({ SCRIPT_KEY: 'k' });
+    expect((await scenarioRunCommand(other, { store, judge: true, maxInFlight: '0' }, zero)).exitCode).toBe(2);
+    expect(zero.err).toMatch(/--max-in-flight.*a whole number >= 1/);
+    const limited = capture({ SCRIPT_KEY: 'k' });
+    expect((await scenarioRunCommand(other, { store, judge: true, rpm: '600', maxInFlight: '2' }, limited, interrupted.signal)).exitCode).toBe(3);
+    expect(limited.err).toMatch(/resume with: paideia scenario run .*other\.yaml .*--rpm 600 --max-in-flight 2 --resume/);
   });
 
   it('export writes the blind CSV and the private key; import stores the expert; the report compares them', async () => {
