@@ -102,6 +102,8 @@ describe('paideia serve in Chromium', () => {
     const keys = await H.page();
     await keys.goto(`${H.server.url}/runs`);
     await keys.locator('table.runs').waitFor();
+    // The filters are part of the drawn page too: wait for them before walking the tab order.
+    await keys.locator('[name="kind"]').waitFor();
     await keys.keyboard.press('Tab');
     expect(await keys.evaluate('document.activeElement.textContent')).toBe('Skip to content');
     await keys.keyboard.press('Enter');
