@@ -1,5 +1,6 @@
 import { ConfigError, type CallRecord, type RunRowCounts, type Store } from '../core/index.js';
-import { collectBlobRefs, copyBlobs } from './copy-blobs.js';
+import { blobHashesOf } from './blob-refs.js';
+import { copyBlobs } from './copy-blobs.js';
 
 /** What a copy moved. */
 export interface CopyCounts extends RunRowCounts {
@@ -31,7 +32,7 @@ export async function copyRun(from: Store, to: Store, runId: string): Promise<Co
   await to.saveTrials(trials);
   const blobs = { copied: 0, missing: [] as string[] };
   const withBlobs = async (values: unknown[]) => {
-    const got = await copyBlobs(from, to, collectBlobRefs(values));
+    const got = await copyBlobs(from, to, blobHashesOf(values));
     blobs.copied += got.copied;
     blobs.missing.push(...got.missing);
   };

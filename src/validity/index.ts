@@ -25,5 +25,5 @@ export { STUDY_RUN, planStudyTrials, studyRunId } from './study/plan.js';
 export { runStudy, rescoreStudy, loadStoredStudy, STUDY_ARTIFACT, type StudyRescore } from './study/run.js';
 export { studyRunKind, StudyRunConfigSchema, type StudyRunConfig, type StudyRunOutcome } from './study/run-kind.js';
 export { observationIdOf, observationsFromRun } from './stored/observations.js';
-export { ratingsFromRun, readAnalysisFile, tableFromRun, type RunAnalysisFiles, type StoredRatings } from './stored/table.js';
+export { ratingsFromRun, runAnalysisTables, tableFromRun, type RunAnalysisFiles, type StoredRatings } from './stored/table.js';
 export { buildTableWithRatings, readCsvFile, type RatingsContext } from './input/import.js';

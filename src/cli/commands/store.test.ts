@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadShippedUnit, startStudyServer } from '../../learning/testing/study-server.js';
-import { collectBlobRefs } from '../../store/copy-blobs.js';
+import { blobHashesOf } from '../../store/blob-refs.js';
 import { openStore } from '../../store/index.js';
 import { createDatabase, startTestCluster, type TestCluster } from '../../store/postgres/testing/cluster.js';
 import { runCli } from '../testing/run-cli.js';
@@ -21,7 +21,7 @@ async function blobsOf(url: string, runId: string): Promise<Map<string, [string,
     const values = [];
     for (const kind of await s.listArtifactKinds(runId)) values.push(...(await s.listArtifacts(runId, kind)).map(a => a.value));
     const out = new Map<string, [string, string]>();
-    for (const hash of collectBlobRefs(values).keys()) {
+    for (const hash of blobHashesOf(values)) {
       const b = await s.getBlob(hash);
       out.set(hash, b ? [b.ref.mediaType, Buffer.from(b.bytes).toString('hex')] : ['missing', '']);
     }

@@ -2,7 +2,7 @@ import { ConfigError, type Store } from '../../core/index.js';
 import { D3_KEYS } from '../../learning/report/build.js';
 import { collectStudy, type StudyData } from '../../learning/report/collect.js';
 import { deckRatings, type DeckRatings } from '../../learning/report/deck-ratings.js';
-import { buildTableWithRatings, readAnalysisFile as read, type AnalysisTable, type Baseline, type RatingRow, type RunAnalysisFiles } from '../../validity/index.js';
+import { buildTableWithRatings, runAnalysisTables, type AnalysisTable, type Baseline, type RatingRow, type RunAnalysisFiles } from '../../validity/index.js';
 
 /** What the learning run's analysis table is built from: its decks and, when given, the user's files. */
 export interface LearningTable {
@@ -32,10 +32,7 @@ export function learningTable(data: StudyData, files: RunAnalysisFiles): Learnin
     return new Set(values.values()).size > 1 ? [{ name: `d3.${k}`, level: 'observation' as const, values }] : [];
   });
   const ids = decks.decks.map(d => d.id);
-  const table = buildTableWithRatings(ratings, decks.scales, {
-    experts: read(files.experts), scales: read(files.scales), outcomes: read(files.outcomes),
-    observations: read(files.observations), raterWeights: read(files.raterWeights),
-  }, {
+  const table = buildTableWithRatings(ratings, decks.scales, runAnalysisTables(files), {
     ratingsSource: `learning run ${runId}`, observations: new Set(ids), outcomes: gains, baselines,
     missingScaleHint: item => `item "${item}" is not rated in learning run ${runId} (its items: d1, d2); rename it, or give its scale with --scales FILE`,
     observationsHint: "a learning run's observations are its decks as generated, named <unit>/<generator>",

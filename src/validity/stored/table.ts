@@ -61,9 +61,15 @@ export interface RunAnalysisFiles {
   raterWeights?: string | CsvTable;
 }
 
-/** A file of RunAnalysisFiles as a table: read from its path, or as the caller parsed it. */
-export const readAnalysisFile = (f: string | CsvTable | undefined) => (typeof f === 'string' ? readCsvFile(f) : f);
-const read = readAnalysisFile;
+const read = (f: string | CsvTable | undefined) => (typeof f === 'string' ? readCsvFile(f) : f);
+
+/** The files of RunAnalysisFiles as tables: each read from its path, or as the caller parsed it. */
+export function runAnalysisTables(files: RunAnalysisFiles) {
+  return {
+    experts: read(files.experts), scales: read(files.scales), outcomes: read(files.outcomes),
+    observations: read(files.observations), raterWeights: read(files.raterWeights),
+  };
+}
 
 /**
  * The analysis table of a stored run: its Judgments as ratings, the files for the rest. Without
@@ -75,10 +81,7 @@ export async function tableFromRun(store: Store, runId: string, files: RunAnalys
   const stored = await ratingsFromRun(store, runId);
   if (stored.ratings.length === 0) throw new ConfigError([{ field: '--run', message: `run ${runId} (a ${run.kind} run) holds no judgments to analyse; judges store them (a scenario with an evaluation, paideia run --judge, or paideia validity run)` }]);
   const items = [...stored.scales.keys()].sort();
-  return buildTableWithRatings(stored.ratings, stored.scales, {
-    experts: read(files.experts), scales: read(files.scales), outcomes: read(files.outcomes),
-    observations: read(files.observations), raterWeights: read(files.raterWeights),
-  }, {
+  return buildTableWithRatings(stored.ratings, stored.scales, runAnalysisTables(files), {
     ratingsSource: `run ${runId}`, observations: stored.observations,
     missingScaleHint: item => `item "${item}" is not rated in run ${runId} (its items: ${items.join(', ')}); rename it, or give its scale with --scales FILE`,
     ...(files.experts === undefined && stored.experts.length ? { experts: stored.experts } : {}),
