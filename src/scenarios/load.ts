@@ -15,7 +15,8 @@ import { expandShortForms, type ExpandedScenarioFile } from './short-forms.js';
 import { buildTasks } from './tasks.js';
 import { placeholders } from './template.js';
 import type { PromptMessage, Scenario, ScenarioAgent, ScenarioModel, ScenarioTask, ScenarioVariant } from './types.js';
-import { parseYamlSource, type YamlSource } from '../core/config/yaml-source.js';
+import { parseYamlMapping } from '../core/config/yaml-mapping.js';
+import type { YamlSource } from '../core/config/yaml-source.js';
 import { closest, zodIssues } from '../core/config/zod-issues.js';
 
 export interface LoadScenarioOptions {
@@ -47,16 +48,9 @@ export function loadScenario(file: string, options: LoadScenarioOptions = {}): S
 
 /** As loadScenario, from text already read (`file` names it in messages and anchors relative paths). */
 export function parseScenario(file: string, text: string, options: LoadScenarioOptions = {}): Scenario {
-  const parsed = parseYamlSource(file, text);
-  if (!parsed.source) throw new ConfigError(parsed.issues);
-  const source = parsed.source;
-  if (source.data === null || typeof source.data !== 'object' || Array.isArray(source.data)) {
-    throw new ConfigError([{ file, line: 1, message: 'a scenario is a YAML mapping with models, agents, directions and tasks' }]);
-  }
-  const checked = ScenarioFileSchema.safeParse(source.data);
-  if (!checked.success) throw new ConfigError(zodIssues(source, ScenarioFileSchema, checked.error.issues));
+  const { source, data } = parseYamlMapping(file, text, ScenarioFileSchema, 'a scenario is a YAML mapping with models, agents, directions and tasks');
   const issues: ConfigIssue[] = [];
-  const expanded = expandShortForms(checked.data, source, issues);
+  const expanded = expandShortForms(data, source, issues);
   const scenario = resolveScenario(expanded, file, source, options, issues);
   if (issues.length > 0 || !scenario) throw new ConfigError(issues);
   return scenario;

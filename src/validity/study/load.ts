@@ -1,6 +1,5 @@
 import { dirname, extname, resolve } from 'node:path';
-import { parseYamlSource } from '../../core/config/yaml-source.js';
-import { zodIssues } from '../../core/config/zod-issues.js';
+import { parseYamlMapping } from '../../core/config/yaml-mapping.js';
 import {
   ConfigError, contentHash, FILE_LIMITS, parseJsonlLines, parseModelSpec, readUserBytes, readUserText,
   type ChatParams, type ConfigIssue, type ModelSpec,
@@ -38,15 +37,7 @@ export interface StudyDraft extends Omit<Study, 'observations'> {
 export function loadStudyFile(file: string, o: { observationsRun?: string } = {}): StudyDraft {
   const read = readUserText(file, 'study file', FILE_LIMITS.config);
   if ('problem' in read) throw new ConfigError([{ file, message: read.problem }]);
-  const parsed = parseYamlSource(file, read.text);
-  if (!parsed.source) throw new ConfigError(parsed.issues);
-  const source = parsed.source;
-  if (source.data === null || typeof source.data !== 'object' || Array.isArray(source.data)) {
-    throw new ConfigError([{ file, line: 1, message: 'a study is a YAML mapping with name, observations, items, families and raters' }]);
-  }
-  const checked = StudyFileSchema.safeParse(source.data);
-  if (!checked.success) throw new ConfigError(zodIssues(source, StudyFileSchema, checked.error.issues));
-  const data: StudyFile = checked.data;
+  const { source, data } = parseYamlMapping(file, read.text, StudyFileSchema, 'a study is a YAML mapping with name, observations, items, families and raters');
   const issues: ConfigIssue[] = [];
   const ids = new Set<string>();
   data.items.forEach((item, i) => {
