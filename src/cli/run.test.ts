@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+import { anthropicMessageBody, openAIChatBody, refusedURL, startAnthropicServer, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
 import { openStore } from '../store/index.js';
 import { runCli } from './testing/run-cli.js';
 
@@ -218,6 +218,76 @@ describe('paideia run against a model server that is not listening', () => {
       await after.close();
     }
   }, 180_000);
+});
+
+describe('paideia run --endpoint', () => {
+  it('moves one model of any provider on resume: an anthropic: model whose server was down runs the rest at a live one, the openai: model stays', async () => {
+    const tutor = await startOpenAICompatibleServer({ reply: () => completion('Aetópaigh') });
+    servers.push(tutor);
+    const deadURL = await refusedURL();
+    const cwd = workdir();
+    // ANTHROPIC_BASE_URL names a live server that is not the one --endpoint gives: the flag wins
+    const env = { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: tutor.origin };
+    const first = await runCli(['run', suite, '-m', 'openai:tutor-1', '-m', 'claude=anthropic:claude-test', '--repeats', '1', '--base-url', tutor.baseURL,
+      '--endpoint', `claude=${deadURL}`, '--concurrency', '1'], { cwd, env });
+    expect(first.code, first.stderr).toBe(3);
+    const runId = first.stdout.trim();
+    expect(first.stderr).toContain(`nothing answers at ${deadURL}`);
+    expect(first.stderr).toContain('--endpoint ALIAS=URL');
+
+    // --base-url moves openai: models only: the anthropic one goes back to where it was, still dead
+    const wrongFlag = await runCli(['run', '--resume', runId, '--base-url', tutor.baseURL], { cwd, env });
+    expect(wrongFlag.code, wrongFlag.stderr).toBe(3);
+    expect(wrongFlag.stderr).toContain(`nothing answers at ${deadURL}`);
+
+    const live = await startAnthropicServer({ reply: () => ({ body: anthropicMessageBody({ text: 'Aetópaigh', usage: { input_tokens: 10, output_tokens: 2 } }) }) });
+    servers.push(live);
+    const moved = await runCli(['run', '--resume', runId, '--endpoint', `claude=${live.baseURL}`], { cwd, env });
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stderr).toContain(`claude moves from ${deadURL} to ${live.baseURL}`);
+    expect(live.requests).toHaveLength(5);
+    const tutorCalls = tutor.requests.length;
+    expect(tutorCalls).toBe(5);
+    // the move is stored: a plain resume calls nothing (ANTHROPIC_BASE_URL is not used)
+    const again = await runCli(['run', '--resume', runId], { cwd, env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('0 trial(s) to run; 10 done and 0 failed before.');
+    expect([live.requests.length, tutor.requests.length]).toEqual([5, tutorCalls]);
+    const store = await openStore(`sqlite:${join(cwd, '.paideia/paideia.db')}`);
+    try {
+      const aliasOf = new Map((await store.listTrials(runId)).map(t => [t.id, t.modelAlias]));
+      const endpoints = new Set((await store.listCalls(runId)).map(c => `${aliasOf.get(c.trialId)} ${c.endpoint}`));
+      expect(endpoints).toEqual(new Set([`openai:tutor-1 ${tutor.baseURL}`, `claude ${live.baseURL}`]));
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+
+  it('exits 2 naming --endpoint for an alias the run lacks, a baseline, a malformed flag and a bad URL', async () => {
+    const cwd = workdir();
+    const base = ['run', suite, '-m', 'openai:tutor-1', '-m', 'baseline:gold', '--repeats', '1', '--base-url', 'http://127.0.0.1:9/v1'];
+    const cases: Array<[string, RegExp]> = [
+      ['nosuch=http://127.0.0.1:9', /field "--endpoint": no model or judge "nosuch" in this run; its aliases are openai:tutor-1, baseline:gold/],
+      ['baseline:gold=http://127.0.0.1:9', /field "--endpoint": baseline:gold is baseline:gold, which is not called over HTTP/],
+      ['http://127.0.0.1:9', /field "--endpoint": expected ALIAS=URL/],
+      ['openai:tutor-1=not a url', /field "--endpoint": /],
+    ];
+    for (const [flag, message] of cases) {
+      const r = await runCli([...base, '--endpoint', flag], { cwd });
+      expect(r.code, `${flag}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    // refused before planning: no run is stored
+    const db = join(cwd, '.paideia/paideia.db');
+    if (existsSync(db)) {
+      const store = await openStore(`sqlite:${db}`);
+      try {
+        expect(await store.listRuns()).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    }
+  });
 });
 
 describe('paideia run and friends on bad input', () => {

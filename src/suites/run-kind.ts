@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { ConfigError, parseModelSpec, type ChatParams, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
+import { ConfigError, parseModelSpec, type ChatParams, type ModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
 import { buildModels } from '../engine/models.js';
 import { saveWorkerConfig } from '../engine/worker-config.js';
 import { runEndpoints } from '../engine/endpoints.js';
 import { unpricedForCap } from '../engine/pricing.js';
+import { checkBaseUrl } from '../providers/shared/base-url.js';
 import { loadPriceTable, priceFor, unpricedReason } from '../providers/pricing.js';
 import { builtInScorers } from '../scoring/builtins.js';
 import { judgeSpecs, judgingConfig, loadJudgingConfig } from './judging/config.js';
@@ -41,6 +42,11 @@ export const SuiteRunConfigSchema = z.strictObject({
   maxAttempts: z.number().int().min(1).default(5),
   timeoutMs: z.number().int().min(1).optional(),
   baseUrl: z.string().min(1).optional(),
+  /**
+   * Base URLs of single models or judges by alias (any provider that is called over HTTP). On a
+   * resume they move the remaining trials of those models there, as `baseUrl` does for openai: ones.
+   */
+  endpoints: z.record(z.string().min(1), z.string().min(1)).optional(),
   script: z.string().min(1).optional(),
   /** Two explanation judges of different families (`alias=provider:model`). */
   judges: z.array(z.string().min(1)).optional(),
@@ -84,8 +90,12 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
   // openai: models (the ones it names) there for the remaining trials.
   const ends = stored ? (await runEndpoints(store, stored.id, stored.config.endpoints)).current : undefined;
   const storedEndpoints = ends && keptEndpoints(ends, stored!.config.models, c.baseUrl);
+  // Judges are models of the run too: their calls go through the same engine, cache and cap.
+  const judging = flagJudging ?? (stored ? await loadJudgingConfig(store, stored.id) : undefined);
+  const named = namedEndpoints(c.endpoints, stored?.config.models ?? specs, judging ? judgeSpecs(judging) : []);
+  const modelEndpoints = { ...storedEndpoints, ...named };
   const models = await buildModels(stored?.config.models ?? specs, {
-    ...(storedEndpoints ? { endpoints: storedEndpoints } : {}), ...(env ? { env } : {}),
+    ...(Object.keys(modelEndpoints).length ? { endpoints: modelEndpoints } : {}), ...(env ? { env } : {}),
     store, seed: c.seed, maxAttempts: c.maxAttempts, ...(c.baseUrl ? { baseURL: c.baseUrl } : {}), ...(c.script ? { scriptFile: c.script } : {}),
     ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.tokensPerMinute ? { tokensPerMinute: c.tokensPerMinute } : {}), ...(c.maxInFlight ? { maxInFlight: c.maxInFlight } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
   });
@@ -95,11 +105,10 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
     const why = unpricedReason(table, spec, { endpoint });
     if (why) warn(`${why}; its cost is reported as unknown`);
   }
-  // Judges are models of the run too: their calls go through the same engine, cache and cap.
-  const judging = flagJudging ?? (stored ? await loadJudgingConfig(store, stored.id) : undefined);
   if (judging) {
     const judgeEnds = !flagJudging && judging.endpoints && stored ? (await runEndpoints(store, stored.id, judging.endpoints)).current : undefined;
-    const judgeEndpoints = judgeEnds && keptEndpoints(judgeEnds, judgeSpecs(judging), c.judgeBaseUrl ?? c.baseUrl);
+    const kept = judgeEnds && keptEndpoints(judgeEnds, judgeSpecs(judging), c.judgeBaseUrl ?? c.baseUrl);
+    const judgeEndpoints = kept || Object.keys(named).length ? { ...kept, ...named } : undefined;
     const judges = await buildModels(judgeSpecs(judging), {
       store, seed: c.seed, maxAttempts: judging.maxAttempts, ...(env ? { env } : {}),
       ...(c.judgeBaseUrl ?? c.baseUrl ? { baseURL: (c.judgeBaseUrl ?? c.baseUrl)! } : {}),
@@ -112,7 +121,7 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
     store, suites: c.suites, models: specs, repeats: c.repeats, seed: c.seed, params, ...(c.tests ? { tests: c.tests } : {}),
     testDefinitions: BUILT_IN_TESTS, scorers: builtInScorers(), createModel: spec => models.get(spec.alias)!, prices,
     ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}), useCache: c.useCache, retryErrors: c.retryErrors,
-    ...(c.resume ? { resumeRunId: c.resume } : {}), moveEndpoints: !c.resume || c.baseUrl !== undefined || c.judgeBaseUrl !== undefined, ...(flagJudging ? { judging: flagJudging } : {}), planOnly: c.planOnly,
+    ...(c.resume ? { resumeRunId: c.resume } : {}), moveEndpoints: !c.resume || c.baseUrl !== undefined || c.judgeBaseUrl !== undefined || Object.keys(named).length > 0, ...(flagJudging ? { judging: flagJudging } : {}), planOnly: c.planOnly,
     concurrency: provider => (provider === 'baseline' || provider === 'replay' ? Math.max(c.concurrency, 16) : c.concurrency),
     ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.stopSignal ? { stopSignal: ctx.stopSignal } : {}), onEvent: ctx.onEvent,
   });
@@ -132,6 +141,24 @@ function keptEndpoints(current: Record<string, string>, models: ReadonlyArray<{ 
   const moved = new Set(models.filter(m => m.provider === 'openai').map(m => m.alias));
   return Object.fromEntries(Object.entries(current).filter(([alias]) => !moved.has(alias)));
 }
+
+/**
+ * `--endpoint alias=URL` checked against the run's models and judges: the alias must name one,
+ * and one that is called over HTTP (a baseline or a replay has no endpoint to move).
+ */
+function namedEndpoints(given: Readonly<Record<string, string>> | undefined, models: ReadonlyArray<ModelSpec>, judges: ReadonlyArray<ModelSpec>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const all = [...models, ...judges];
+  for (const [alias, url] of Object.entries(given ?? {})) {
+    const spec = all.find(m => m.alias === alias);
+    if (!spec) throw new ConfigError([{ field: '--endpoint', message: `no model or judge "${alias}" in this run; its aliases are ${all.map(m => m.alias).join(', ')}` }]);
+    if (!HTTP_PROVIDERS.has(spec.provider)) throw new ConfigError([{ field: '--endpoint', message: `${alias} is ${spec.spec}, which is not called over HTTP; only openai:, anthropic: and ollama: models have an endpoint` }]);
+    out[alias] = checkBaseUrl(url, '--endpoint');
+  }
+  return out;
+}
+
+const HTTP_PROVIDERS = new Set(['openai', 'anthropic', 'ollama']);
 
 /** Item suites as a kind of run. */
 export const suiteRunKind: RunKind<z.output<typeof SuiteRunConfigSchema>> = {

@@ -29,6 +29,7 @@ export interface RunFlags {
   tpm?: string;
   maxInFlight?: string;
   baseUrl?: string;
+  endpoint?: string[];
   script?: string;
   store: string;
   report?: string;
@@ -41,6 +42,19 @@ export interface RunFlags {
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+/** `--endpoint alias=url` flags as a map; an alias given twice is a mistake, not a choice. */
+function endpointFlags(flags: ReadonlyArray<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const flag of flags) {
+    const at = flag.indexOf('=');
+    const alias = flag.slice(0, at).trim();
+    if (at <= 0 || !alias || !flag.slice(at + 1).trim()) throw new ConfigError([{ field: '--endpoint', message: `expected ALIAS=URL (e.g. --endpoint claude=http://127.0.0.1:8080), got "${flag}"` }]);
+    if (alias in out) throw new ConfigError([{ field: '--endpoint', message: `${alias} is given two endpoints; give one` }]);
+    out[alias] = flag.slice(at + 1).trim();
+  }
+  return out;
+}
 
 /** Beyond this, a run is a mistake (a typo'd flag), not a design: it would plan billions of trials. */
 const MAX_REPEATS = 1000;
@@ -63,6 +77,7 @@ export function addRunFlags(cmd: Command): Command {
     .option('--tpm <n>', 'input + output tokens per minute per model (with --rpm), shared like it')
     .option('--max-in-flight <n>', 'calls in flight per model across every process on the store (--concurrency counts per process)')
     .option('--base-url <url>', 'base URL of the OpenAI-compatible endpoint of openai: models (default OPENAI_BASE_URL, else api.openai.com); anthropic: models read ANTHROPIC_BASE_URL, ollama: OLLAMA_BASE_URL')
+    .option('--endpoint <alias=url>', 'base URL of one model or judge by alias, any HTTP provider (repeatable); with --resume it moves that model\'s remaining trials there', collect)
     .option('--script <file>', 'script of turns for baseline:script')
     .option('--max-attempts <n>', 'attempts per call, first try included', '5')
     .option('--timeout <ms>', 'per-attempt timeout of a model call in milliseconds')
@@ -110,7 +125,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
     ...(params.temperature !== undefined ? { temperature: params.temperature } : {}), ...(params.maxTokens !== undefined ? { maxTokens: params.maxTokens } : {}),
     ...(costCapUsd !== undefined ? { costCapUsd } : {}), ...(f.prices ? { prices: f.prices } : {}), useCache: f.cache, retryErrors: f.retryErrors ?? false,
     ...(f.resume ? { resume: f.resume } : {}), concurrency, ...(rpm ? { requestsPerMinute: rpm } : {}), ...(tpm ? { tokensPerMinute: tpm } : {}), ...(maxInFlight ? { maxInFlight } : {}), maxAttempts, ...(timeoutMs ? { timeoutMs } : {}),
-    ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}), ...(f.script ? { script: f.script } : {}),
+    ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}), ...(f.endpoint?.length ? { endpoints: endpointFlags(f.endpoint) } : {}), ...(f.script ? { script: f.script } : {}),
     ...(f.judge?.length ? { judges: f.judge } : {}), ...(f.judgeFamily?.length ? { judgeFamilies: f.judgeFamily } : {}),
     ...(f.judgeBaseUrl ? { judgeBaseUrl: f.judgeBaseUrl } : {}), ...(f.planOnly ? { planOnly: true } : {}),
   };
@@ -144,7 +159,7 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
     }
     if (outcome.stoppedBy === 'unreachable' && unreachable) {
       process.stderr.write(`stopped: nothing answers at ${unreachable.endpoint} (${stripControl(unreachable.error)}); the trials it could not run stay pending and everything stored is kept. `
-        + `Start the model server there and resume with: ${commandHint(['run', '--resume', runId], store.url)} (or add --base-url with the address of a server that is running)\n`);
+        + `Start the model server there and resume with: ${commandHint(['run', '--resume', runId], store.url)} (or add --base-url URL for its openai: models, or --endpoint ALIAS=URL for one model, with the address of a server that is running)\n`);
       return { runId, exitCode: EXIT_CODES.stopped };
     }
     if (outcome.stoppedBy || outcome.pending > 0) {
