@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { filePath } from '../core/config/file-path.js';
 import { ConfigError, parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
 import { loadPriceTable } from '../providers/pricing.js';
 import { unpricedForCap } from '../engine/pricing.js';
@@ -11,7 +12,7 @@ import { SCENARIO_RUN, runScenario, scenarioSpecs, type ScenarioRunSummary } fro
 export const ScenarioRunConfigSchema = z.strictObject({
   kind: z.literal(SCENARIO_RUN),
   /** The scenario file (ELMES YAML with Paideia's extensions). */
-  file: z.string().min(1),
+  file: filePath(),
   /** `alias=provider:model` overrides of the file's models; an alias given twice sweeps it. */
   models: z.array(z.string().min(1)).default([]),
   /** Dialogues per task; default the file's `globals.repeats`. */
@@ -20,9 +21,9 @@ export const ScenarioRunConfigSchema = z.strictObject({
   retryErrors: z.boolean().default(false),
   costCapUsd: z.number().min(0).optional(),
   /** A price table file; default the shipped one. */
-  prices: z.string().min(1).optional(),
+  prices: filePath().optional(),
   /** Script for `baseline:script` overrides. */
-  script: z.string().min(1).optional(),
+  script: filePath().optional(),
   /** The endpoint of every openai model (`--base-url`); the file's keys are then never sent. */
   baseUrl: z.string().min(1).optional(),
   /** Requests per minute per model, shared by every worker of the store. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { filePath } from '../core/config/file-path.js';
 import { ConfigError, parseModelSpec, type ChatParams, type ModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
 import { buildModels } from '../engine/models.js';
 import { saveWorkerConfig } from '../engine/worker-config.js';
@@ -16,7 +17,7 @@ import { BUILT_IN_TESTS } from './tests/index.js';
 export const SuiteRunConfigSchema = z.strictObject({
   kind: z.literal(SUITE_RUN),
   /** Item files or suite folders. */
-  suites: z.array(z.string().min(1)).default([]),
+  suites: z.array(filePath()).default([]),
   /** Model specs, `alias=provider:model` allowed. */
   models: z.array(z.string().min(1)).default([]),
   repeats: z.number().int().min(1).max(1000).default(3),
@@ -26,7 +27,7 @@ export const SuiteRunConfigSchema = z.strictObject({
   maxTokens: z.number().int().min(1).optional(),
   costCapUsd: z.number().min(0).optional(),
   /** A price table file (Paideia's format or OpenRouter's models list); default the shipped one. */
-  prices: z.string().min(1).optional(),
+  prices: filePath().optional(),
   useCache: z.boolean().default(true),
   retryErrors: z.boolean().default(false),
   /** Continue this stored run as it was planned. */
@@ -47,7 +48,7 @@ export const SuiteRunConfigSchema = z.strictObject({
    * resume they move the remaining trials of those models there, as `baseUrl` does for openai: ones.
    */
   endpoints: z.record(z.string().min(1), z.string().min(1)).optional(),
-  script: z.string().min(1).optional(),
+  script: filePath().optional(),
   /** Two explanation judges of different families (`alias=provider:model`). */
   judges: z.array(z.string().min(1)).optional(),
   judgeFamilies: z.array(z.string().min(1)).optional(),

@@ -6,9 +6,10 @@ import { BUILT_IN_RUN_KINDS } from '../runs.js';
 import type { LiveRuns } from './live.js';
 import { launchChoices, type LaunchFolders } from './launch-choices.js';
 import { pageIssues } from './api-launch-issues.js';
+import { launchPathIssues } from './launch-paths.js';
 
 /** Config fields a page may not set: where model calls (and so the server's keys) go. */
-const SERVER_ONLY = /base_?url/i;
+const SERVER_ONLY = /base_?url|^endpoints$/i;
 
 /**
  * Starting runs and following them: every run kind of src/runs.ts with its config's JSON Schema
@@ -31,13 +32,15 @@ export function launchApi(live: LiveRuns, env: Env, folders: LaunchFolders): Hon
     if (redirected.length) {
       throw new ConfigError(redirected.map(field => ({ field, message: 'endpoints come from the server\'s environment (OPENAI_BASE_URL, ...), not from the page: a page could send the server\'s keys elsewhere' })));
     }
+    const kind = BUILT_IN_RUN_KINDS.find(k => k.name === config['kind']);
+    const outside = kind ? launchPathIssues(pageSchema(kind.configSchema), config, folders) : [];
+    if (outside.length) throw new ConfigError(outside);
     try {
       const run = await live.launch(config);
       return c.json({ runId: run.runId });
     } catch (error) {
       // The kinds are shared with the CLI: their problems are said again in the form's own field names.
       if (!(error instanceof ConfigError)) throw error;
-      const kind = BUILT_IN_RUN_KINDS.find(k => k.name === config['kind']);
       const fields = new Set(Object.keys((kind ? pageSchema(kind.configSchema)['properties'] : undefined) as object ?? {}));
       throw new ConfigError(pageIssues(error.issues, fields), { cause: error });
     }

@@ -6,6 +6,7 @@ import { ConfigError, PaideiaError, type Env, type Store } from '../core/index.j
 import { blindApi, SHARE_LINK_PATHS } from './api-blind.js';
 import { launchApi } from './api-launch.js';
 import { resultsApi } from './results-api.js';
+import { RunEdits } from './run-edits.js';
 import { runsApi } from './api-runs.js';
 import { scenariosApi } from './api-scenarios.js';
 import type { LaunchFolders } from './launch-choices.js';
@@ -47,11 +48,12 @@ export function createWebApp(o: WebAppOptions): { app: Hono; live: LiveRuns } {
     return c.json({ error: error instanceof Error ? error.message : String(error) }, 500);
   });
   const api = new Hono();
-  api.route('/', resultsApi(o.store));
+  const edits = new RunEdits();
+  api.route('/', resultsApi(o.store, edits));
   api.route('/', runsApi(o.store, live, environmentRedactor(o.env)));
   api.route('/', launchApi(live, o.env, o.folders));
   api.route('/', scenariosApi(o.env, o.folders));
-  api.route('/', blindApi(o.store));
+  api.route('/', blindApi(o.store, edits));
   api.all('*', c => c.json({ error: `no API route ${c.req.method} ${c.req.path}` }, 404));
   app.route('/api', api);
   app.use('/assets/*', serveStatic({ root: o.assetsDir }));

@@ -43,6 +43,9 @@ describe('blind scoring tasks', () => {
     const scores = (await store.listScores(runId)).filter(s => s.scorer.name === 'human:cara');
     expect(scores).toHaveLength(1);
     expect(scores[0]!.value).toBeCloseTo(1, 12);
-    expect((await blindTaskView(store, runId, secretOf(path)))!.scored).toEqual([view.items[0]!.id]);
+    const again = (await blindTaskView(store, runId, secretOf(path)))!;
+    expect(again.scored).toEqual([view.items[0]!.id]);
+    // what was saved comes back, as numbers on the rubric's scales, to be shown and changed
+    expect(again.saved).toEqual({ [view.items[0]!.id]: { values: Object.fromEntries(view.columns.map(c => [c.column, c.type === 'bool' ? true : c.max])), comment: 'clear' } });
   });
 });

@@ -14,6 +14,8 @@ export interface BlindTaskView {
   columns: Array<RubricColumn & { scale: string }>;
   /** Ids this expert has scored already. */
   scored: string[];
+  /** What this expert saved for them, by id: the page shows it again, to be kept or changed. */
+  saved: Record<string, { values: Record<string, number | boolean>; comment?: string }>;
 }
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
@@ -47,8 +49,13 @@ export async function blindTaskView(store: Store, runId: string, secret: string)
   if (!task) return undefined;
   const x = await buildBlindExport(store, runId, task.seed);
   const byTrial = new Map(x.key.items.map(i => [i.trialId, i.id]));
-  const scored = (await store.listScores(runId)).filter(s => s.scorer.name === `${HUMAN_PREFIX}${task.rater}` && byTrial.has(s.trialId)).map(s => byTrial.get(s.trialId)!);
-  return { rater: task.rater, items: x.items, columns: x.columns.map(c => ({ ...c, scale: scaleText(c) })), scored };
+  const mine = (await store.listScores(runId)).filter(s => s.scorer.name === `${HUMAN_PREFIX}${task.rater}` && byTrial.has(s.trialId));
+  const saved: BlindTaskView['saved'] = {};
+  for (const s of mine) {
+    const d = (s.details ?? {}) as { fields?: Record<string, number | boolean>; comment?: string };
+    saved[byTrial.get(s.trialId)!] = { values: d.fields ?? {}, ...(d.comment ? { comment: d.comment } : {}) };
+  }
+  return { rater: task.rater, items: x.items, columns: x.columns.map(c => ({ ...c, scale: scaleText(c) })), scored: mine.map(s => byTrial.get(s.trialId)!), saved };
 }
 
 /** Store one dialogue's scores from the share link, checked and saved exactly as a CSV import would be. */

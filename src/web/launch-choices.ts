@@ -9,6 +9,8 @@ export interface LaunchFolders {
   suites: string[];
   /** Folders of scenario files (.yaml), e.g. scenarios. */
   scenarios: string[];
+  /** Other folders a launch may name files in (price tables, scripts, learning units), e.g. data. */
+  data?: string[];
   /** The server's working folder: run kinds resolve paths from it, so paths inside it are given relative to it. */
   base: string;
 }

@@ -2,22 +2,27 @@ import { Hono } from 'hono';
 import type { Store } from '../core/index.js';
 import { alignment, runCharts, type AttachedFile, type RunCharts } from './results-charts.js';
 import { isSlideOfRun } from './trial-detail-deck.js';
+import type { RunEdits } from './run-edits.js';
 
 /** Media types a slide blob may be served as; anything else is sent as bytes to download, never rendered. */
 const IMAGE_TYPES = new Set(['image/png']);
 
 const RUNNING_REFRESH_MS = 5000;
+/** A finished run's figures are made again this often: expert scores imported by another process (the CLI) change them. */
+const FINISHED_REFRESH_MS = 60_000;
 
 /** A run's kind-specific figures, and the slide images its pages show (only blobs of that run). */
-export function resultsApi(store: Store): Hono {
+export function resultsApi(store: Store, edits: RunEdits): Hono {
   const api = new Hono();
   // A report reads the whole run: made once per state of the run, not once per page view.
   const made = new Map<string, { state: string; charts: Promise<RunCharts> }>();
   api.get('/runs/:id/charts', async c => {
     const run = await store.getRun(c.req.param('id'));
     if (!run) return c.json({ error: `no run "${c.req.param('id')}" in this store` }, 404);
-    // A running run's record changes only with its status: its figures are made again every few seconds.
-    const state = `${run.status}@${run.updatedAt}${run.status === 'running' ? `@${Math.floor(Date.now() / RUNNING_REFRESH_MS)}` : ''}`;
+    // A run's record changes only with its status: a running run's figures are made again every few
+    // seconds, a finished run's after an edit made here (an expert's score) or once a minute.
+    const every = run.status === 'running' ? RUNNING_REFRESH_MS : FINISHED_REFRESH_MS;
+    const state = `${run.status}@${run.updatedAt}@${edits.of(run.id)}@${Math.floor(Date.now() / every)}`;
     let entry = made.get(run.id);
     if (!entry || entry.state !== state) {
       entry = { state, charts: runCharts(store, run) };

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -58,6 +58,38 @@ describe('paideia serve', () => {
     const info = (await (await fetch(`${server.url}/api/launch`)).json()) as { kinds: Array<{ name: string; schema: { properties: Record<string, unknown> } }> };
     expect(info.kinds.map(k => k.name)).toEqual(['suite', 'scenario', 'validity', 'learning']);
     expect(Object.keys(info.kinds[0]!.schema.properties)).not.toContain('baseUrl');
+  });
+
+  it('lets a launch name files only in the folders the server offers, and never shows a word of another file', async () => {
+    const offered = join(dir, 'offered');
+    mkdirSync(join(offered, 'suite'), { recursive: true });
+    writeFileSync(join(offered, 'suite/items.jsonl'), '');
+    const secret = join(dir, 'secret.txt');
+    writeFileSync(secret, 'root:x:0:0:SECRET-CONTENT');
+    // a link inside an offered folder that points out of it is outside too
+    symlinkSync(secret, join(offered, 'link.json'));
+    const guarded = await startWebServer({ store, port: 0, assetsDir: join(dir, 'assets'), env: {}, folders: { base: dir, suites: [offered], scenarios: [], data: [] } });
+    try {
+      const post = (config: unknown) => fetch(`${guarded.url}/api/launch`, { method: 'POST', body: JSON.stringify({ config }), headers: { 'content-type': 'application/json' } });
+      const cases: Array<[Record<string, unknown>, string[]]> = [
+        [{ kind: 'suite', suites: ['offered/suite'], models: ['baseline:script'], script: secret }, ['script']],
+        [{ kind: 'suite', suites: ['offered/suite', '/etc'], models: ['baseline:gold'], prices: 'offered/link.json' }, ['suites.1', 'prices']],
+        [{ kind: 'scenario', file: '../../etc/passwd' }, ['file']],
+        [{ kind: 'learning', units: ['u'], unitPaths: ['/'], generators: ['g=baseline:outline'], learners: ['l=baseline:examples'] }, ['unitPaths.0']],
+        [{ kind: 'suite', suites: ['offered/suite'], models: ['a=openai:x'], endpoints: { a: 'http://evil.example/v1' } }, ['endpoints']],
+      ];
+      for (const [config, fields] of cases) {
+        const r = await post(config);
+        const body = await r.text();
+        expect(r.status, body).toBe(400);
+        expect((JSON.parse(body) as { issues: Array<{ field: string }> }).issues.map(i => i.field)).toEqual(fields);
+        expect(body).not.toContain('SECRET-CONTENT');
+        expect(body).not.toContain('root:x');
+      }
+      expect(await store.listRuns()).toEqual([]);
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('with a token, refuses every request without it and takes it as a bearer header, a query once, then a cookie', async () => {

@@ -23,7 +23,7 @@ export function registerServe(program: Command): void {
       const server = await startWebServer({
         store, port, host: f.host, ...(f.token ? { token: f.token } : {}), env: process.env,
         assetsDir: resolve(packageRoot(), 'dist/web'),
-        folders: { base: cwd, suites: [resolve(cwd, 'data/samples'), resolve(packageRoot(), 'data/samples')], scenarios: [resolve(cwd, 'scenarios')] },
+        folders: { base: cwd, suites: [resolve(cwd, 'data/samples'), resolve(packageRoot(), 'data/samples')], scenarios: [resolve(cwd, 'scenarios')], data: [resolve(cwd, 'data'), resolve(packageRoot(), 'data')] },
       }).catch(async (e: unknown) => { await store.close(); throw e; });
       process.stdout.write(`${server.url}${f.token ? `/?token=${encodeURIComponent(f.token)}` : ''}\n`);
       const stop = () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { filePath } from '../../core/config/file-path.js';
 
 /** Run kind of learning studies. */
 export const LEARNING_RUN = 'learning';
@@ -16,7 +17,7 @@ export const LearningRunConfigSchema = z.strictObject({
   /** Unit ids, found in `unitPaths`. */
   units: z.array(z.string().min(1)).min(1, 'name at least one unit, e.g. --units nahuatl-verb-forms'),
   /** Unit files or folders; default the shipped data/units. */
-  unitPaths: z.array(z.string().min(1)).optional(),
+  unitPaths: z.array(filePath()).optional(),
   /** `NAME=SPEC`: models or `baseline:blank-deck` / `baseline:outline`. */
   generators: z.array(spec).min(1, 'name at least one generator, e.g. --generator floor=baseline:outline'),
   /** `NAME=SPEC`: models or `baseline:examples` (answers from the examples alone). */
@@ -35,7 +36,7 @@ export const LearningRunConfigSchema = z.strictObject({
   inject: z.array(z.string().min(1)).default([]),
   seed: z.number().int().min(0).default(20261201),
   costCapUsd: z.number().min(0).optional(),
-  prices: z.string().min(1).optional(),
+  prices: filePath().optional(),
   baseUrl: z.string().min(1).optional(),
   concurrency: z.number().int().min(1).default(4),
   maxAttempts: z.number().int().min(1).default(5),

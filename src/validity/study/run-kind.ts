@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { filePath } from '../../core/config/file-path.js';
 import type { RunContext, RunKind, RunOutcome } from '../../core/index.js';
 import { buildModels } from '../../engine/models.js';
 import { unpricedForCap } from '../../engine/pricing.js';
@@ -12,12 +13,12 @@ import { runStudy } from './run.js';
 export const StudyRunConfigSchema = z.strictObject({
   kind: z.literal(STUDY_RUN),
   /** The study file (YAML). */
-  file: z.string().min(1),
+  file: filePath(),
   /** Rate the judged targets of this stored run instead of the file's observations. */
   observationsRun: z.string().min(1).optional(),
   costCapUsd: z.number().min(0).optional(),
   /** A price table file; default the shipped one. */
-  prices: z.string().min(1).optional(),
+  prices: filePath().optional(),
   retryErrors: z.boolean().default(false),
   /** Base URL of openai: raters (default OPENAI_BASE_URL). */
   baseUrl: z.string().min(1).optional(),

@@ -1,0 +1,47 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { FILE_PATH_FORMAT } from '../core/config/file-path.js';
+import type { ConfigIssue, JsonObject } from '../core/index.js';
+import type { LaunchFolders } from './launch-choices.js';
+
+/**
+ * The problems of a launch config's file fields: every path a page names (the fields a kind's
+ * schema marks as paths) must lie in a folder the server offers (suites, scenarios, data), after
+ * following links. Otherwise a page could have the server read any file it can, and show the
+ * start of it in an error ("not valid JSON: root:x:0:0...").
+ */
+export function launchPathIssues(schema: JsonObject, config: JsonObject, folders: LaunchFolders): ConfigIssue[] {
+  const roots = [...folders.suites, ...folders.scenarios, ...(folders.data ?? [])].map(real);
+  const props = (schema['properties'] ?? {}) as Record<string, { format?: string; items?: { format?: string } }>;
+  const issues: ConfigIssue[] = [];
+  for (const [field, prop] of Object.entries(props)) {
+    const value = config[field];
+    if (value === undefined) continue;
+    const paths = prop.format === FILE_PATH_FORMAT ? [value] : prop.items?.format === FILE_PATH_FORMAT && Array.isArray(value) ? value : [];
+    for (const [i, p] of paths.entries()) {
+      if (typeof p !== 'string') continue;
+      const at = real(resolve(folders.base, p));
+      if (roots.some(root => inside(root, at))) continue;
+      issues.push({
+        field: Array.isArray(value) ? `${field}.${i}` : field,
+        message: `"${p}" is not in a folder this server offers (${roots.map(r => shown(folders.base, r)).join(', ')}); put the file there, or run it with the CLI`,
+      });
+    }
+  }
+  return issues;
+}
+
+/** The path with links followed (a path that does not exist is left as it is: the run kind says it is missing). */
+function real(p: string): string {
+  return existsSync(p) ? realpathSync(p) : resolve(p);
+}
+
+/** A folder as the page should read it: relative to the server's working folder when inside it. */
+function shown(base: string, folder: string): string {
+  return inside(real(base), folder) ? relative(real(base), folder) || '.' : folder;
+}
+
+function inside(root: string, p: string): boolean {
+  const r = relative(root, p);
+  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
+}
