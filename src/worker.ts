@@ -1,3 +1,4 @@
+import { commandHint } from './core/command-hint.js';
 /**
  * A worker: claims trials of stored runs from the store's work queue and runs them through the
  * runs' own kinds (the same engine and call path as `paideia run`), a batch at a time, until no
@@ -54,7 +55,7 @@ export async function runWorker(o: WorkerOptions): Promise<WorkerSummary> {
   const summary: WorkerSummary = { runs: [] };
   const stopped = () => Boolean(o.stopSignal?.aborted || o.signal?.aborted);
   if (o.runId && !(await o.store.getRun(o.runId))) {
-    throw new ConfigError([{ field: '--run', message: `no run "${o.runId}" in ${o.store.url}; list runs with: paideia runs --store ${o.store.url}` }]);
+    throw new ConfigError([{ field: '--run', message: `no run "${o.runId}" in ${o.store.url}; list runs with: ${commandHint(['runs'], o.store.url)}` }]);
   }
   const finished = new Set<string>();
   for (;;) {

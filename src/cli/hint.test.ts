@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
 import { LOOP_SCENARIO } from '../scenarios/testing/fixtures.js';
-import { commandHint, shellWord } from './hint.js';
+import { commandHint, commandPrefix, shellWord } from './hint.js';
 import { runCli } from './testing/run-cli.js';
 import { runPasted } from './testing/run-pasted.js';
 
@@ -21,7 +21,7 @@ function hintAfter(stderr: string, lead: string): string {
   const line = stderr.split('\n').find(l => l.includes(lead));
   expect(line, `no "${lead}" hint in:\n${stderr}`).toBeDefined();
   const hint = line!.slice(line!.indexOf(lead) + lead.length).trim();
-  expect(hint).toMatch(/^paideia /);
+  expect(hint).toMatch(/^(npx )?paideia /);
   return hint;
 }
 
@@ -50,6 +50,24 @@ describe('printed hints run as pasted', () => {
     expect(pasted.code, pasted.stderr).toBe(0);
     expect(pasted.stdout.trim()).toBe(first.stdout.trim());
     expect(pasted.stderr).toMatch(/5 done, 0 failed, 0 pending/);
+  });
+
+  it('started through npm (npx paideia, npm run), a hint says npx paideia, which a shell in the checkout runs', async () => {
+    let healthy = false;
+    const server = await startOpenAICompatibleServer({ reply: () => (healthy ? ok() : { status: 400, body: { error: { message: 'bad request' } } }) });
+    servers.push(server);
+    const { cwd, store } = oddStore();
+    const first = await runCli(['run', suite, '-m', 'openai:tutor-1', '--repeats', '1', '--base-url', server.baseURL, '--store', store], { cwd, env: { npm_command: 'exec' } });
+    expect(first.code, first.stderr).toBe(1);
+    const hint = hintAfter(first.stderr, 'retry them with:');
+    expect(hint).toMatch(/^npx paideia run --resume /);
+    healthy = true;
+    const pasted = await runPasted(hint, { cwd });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.stderr).toMatch(/5 done, 0 failed, 0 pending/);
+    // typed in a shell (a global install), the same hint names paideia alone
+    expect(commandPrefix({})).toEqual(['paideia']);
+    expect(commandPrefix({ npm_command: 'run-script' })).toEqual(['npx', 'paideia']);
   });
 
   it('the resume hint after a cost cap gives a higher cap that lets the run finish', async () => {
@@ -107,7 +125,7 @@ describe('commandHint', () => {
   it('quotes only what a shell would split or expand, and a quote inside survives the shell', async () => {
     expect(shellWord('sqlite:/tmp/a.db')).toBe('sqlite:/tmp/a.db');
     const store = "sqlite:/tmp/my runs 'x'/p.db";
-    const echoed = await runPasted(commandHint(['run', '--resume', 'run-1'], store).replace(/^paideia/, 'printf "%s\\n"'), { cwd: tmpdir() });
+    const echoed = await runPasted(commandHint(['run', '--resume', 'run-1'], store, {}).replace(/^paideia/, 'printf "%s\\n"'), { cwd: tmpdir() });
     expect(echoed.stdout.split('\n').slice(0, -1)).toEqual(['run', '--resume', 'run-1', '--store', store]);
   });
 });

@@ -18,7 +18,7 @@ import { registerLearning } from './commands/learning.js';
 import { registerServe } from './commands/serve.js';
 import { EXIT_CODES as EXIT } from './exit-codes.js';
 import { endQuietlyOnClosedPipes } from './closed-pipe.js';
-import { commandHint } from './hint.js';
+import { commandHint, commandPrefix, shellWord } from './hint.js';
 
 endQuietlyOnClosedPipes();
 
@@ -59,7 +59,7 @@ try {
     process.exitCode = EXIT.badInput;
   } else if (error instanceof StoreError) {
     process.stderr.write(`error: ${stripControl(error.message)}\n`);
-    const resume = error.storeUrl ? commandHint(['run', '--resume', error.runId ?? ''], error.storeUrl) : `paideia run --resume ${error.runId}`;
+    const resume = error.storeUrl ? commandHint(['run', '--resume', error.runId ?? ''], error.storeUrl) : [...commandPrefix(), 'run', '--resume', error.runId ?? ''].map(shellWord).join(' ');
     if (error.runId) process.stderr.write(`run ${error.runId} keeps everything stored before the failure; once the store is fixed, resume it with the same command (${resume}, or the scenario run command with --resume)\n`);
     process.exitCode = EXIT.storeFailed;
   } else if (PaideiaError.isInstance(error)) {

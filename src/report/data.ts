@@ -1,3 +1,4 @@
+import { commandHint } from '../core/command-hint.js';
 import type { CallRecord, Item, JsonValue, RunRecord, ScorerRef, Store, TestDefinition, Trial } from '../core/index.js';
 import { latestCalls, reportCalls } from '../engine/history.js';
 import { priceFor, unpricedReason } from '../providers/pricing.js';
@@ -143,7 +144,7 @@ export interface ReportOptions {
 /** Everything a report shows, computed from the store alone: no model is called. */
 export async function buildReportData(store: Store, runId: string, o: ReportOptions): Promise<ReportData> {
   const run = await store.getRun(runId);
-  if (!run) throw new Error(`no run "${runId}" in ${store.url}; list runs with: paideia runs`);
+  if (!run) throw new Error(`no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}`);
   const [allTrials, versioned, calls, scores] = await Promise.all([
     store.listTrials(runId), store.listRunItems(runId), reportCalls(store, runId), store.listScores(runId),
   ]);

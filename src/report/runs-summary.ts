@@ -1,3 +1,4 @@
+import { commandPrefix } from '../core/command-hint.js';
 import type { RunRecord, Store } from '../core/index.js';
 import { priceFor } from '../providers/pricing.js';
 import { countTrials, type TrialCounts } from './trial-counts.js';
@@ -44,7 +45,7 @@ const usd = (s: RunSummary) => `$${s.costUsd.toFixed(4)}${s.costIncomplete ? ' +
 
 /** The `paideia runs` table. */
 export function renderRunsTable(runs: RunSummary[]): string {
-  if (!runs.length) return 'no runs in this store yet; start one with: paideia demo\n';
+  if (!runs.length) return `no runs in this store yet; start one with: ${[...commandPrefix(), 'demo'].join(' ')}\n`;
   return textTable(['run', 'status', 'models', 'trials', 'failures', 'cost', 'date'],
     runs.map(r => [r.id, r.status, r.models.join(', '), String(r.trials), String(r.failures), usd(r), r.createdAt.slice(0, 16).replace('T', ' ')]));
 }

@@ -1,3 +1,4 @@
+import { commandHint } from '../core/command-hint.js';
 import { ConfigError, type CallRecord, type RunRowCounts, type Store } from '../core/index.js';
 import { blobHashesOf } from './blob-refs.js';
 import { copyBlobs } from './copy-blobs.js';
@@ -23,7 +24,7 @@ const PAGE = 5000;
  */
 export async function copyRun(from: Store, to: Store, runId: string): Promise<CopyCounts> {
   const run = await from.getRun(runId);
-  if (!run) throw new ConfigError([{ field: '--run', message: `no run "${runId}" in ${from.url}; list runs with: paideia runs --store ${from.url}` }]);
+  if (!run) throw new ConfigError([{ field: '--run', message: `no run "${runId}" in ${from.url}; list runs with: ${commandHint(['runs'], from.url)}` }]);
   if (await to.getRun(runId)) throw new ConfigError([{ field: 'TO', message: `${to.url} holds run ${runId} already; copy into another store, or leave it there` }]);
   // The record as it is, status, note and updatedAt included: a copy is not an update of the run.
   await to.openRun(run);

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { ConfigError, type Store } from '../core/index.js';
 import { guardStore } from './faults.js';
 import { createPostgresStore } from './postgres/index.js';
@@ -21,6 +21,9 @@ export async function openStore(url: string = DEFAULT_STORE_URL, o: { mustExist?
     // Commands that only read must not leave an empty database behind a typo.
     if (o.mustExist && path !== ':memory:' && !existsSync(resolve(path))) {
       throw new ConfigError([{ field: '--store', message: `no store at ${resolve(path)}; run something first, or name the right file with --store sqlite:<path>` }]);
+    }
+    if (path !== ':memory:' && existsSync(resolve(path)) && statSync(resolve(path)).isDirectory()) {
+      throw new ConfigError([{ field: '--store', message: `${resolve(path)} is a folder; name a database file in it, e.g. --store sqlite:${join(path, 'paideia.db')}` }]);
     }
     store = guardStore(createSqliteStore(path === ':memory:' ? path : resolve(path), { readOnly: o.readOnly ?? false }));
   } else if (/^postgres(ql)?:\/\//.test(url)) {

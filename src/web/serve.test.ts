@@ -111,6 +111,17 @@ describe('paideia serve', () => {
     }
   });
 
+  it('says a port in use is in use, naming --port, and a folder given as the store a folder', async () => {
+    const first = await start();
+    try {
+      await expect(startWebServer({ store, port: first.port, assetsDir: join(dir, 'assets'), env: {}, folders: { base: dir, suites: [], scenarios: [] } }))
+        .rejects.toMatchObject({ issues: [{ field: '--port', message: `port ${first.port} on 127.0.0.1 is in use (another paideia serve?); pick another with --port N, or --port 0 for any free one` }] });
+    } finally {
+      await first.close();
+    }
+    await expect(openStore(`sqlite:${dir}`)).rejects.toMatchObject({ issues: [{ field: '--store', message: `${dir} is a folder; name a database file in it, e.g. --store sqlite:${join(dir, 'paideia.db')}` }] });
+  });
+
   it('exits 2 from the CLI when --host goes beyond loopback without --token', async () => {
     const { done } = startCli(['serve', '--host', '0.0.0.0', '--port', '0', '--store', `sqlite:${join(dir, 'cli.db')}`], { cwd: dir });
     const r = await done;

@@ -25,6 +25,15 @@ export function isLoopback(host: string): boolean {
   return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
+/** A port that cannot be had is the user's to change: say so, not a stack trace. */
+function listenError(e: NodeJS.ErrnoException, host: string, port: number): Error {
+  const why = e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use (another paideia serve?)`
+    : e.code === 'EACCES' ? `port ${port} on ${host} needs privileges this user lacks`
+    : e.code === 'EADDRNOTAVAIL' ? `${host} is not an address of this machine` : undefined;
+  if (!why) return e;
+  return new ConfigError([{ field: e.code === 'EADDRNOTAVAIL' ? '--host' : '--port', message: `${why}; pick another with --port N, or --port 0 for any free one${e.code === 'EADDRNOTAVAIL' ? ', and a --host this machine has (127.0.0.1)' : ''}` }], { cause: e });
+}
+
 /** Start the web app on a host and port; refuses a host beyond loopback without a token. */
 export async function startWebServer(o: ServeOptions): Promise<RunningServer> {
   const host = o.host ?? '127.0.0.1';
@@ -35,7 +44,7 @@ export async function startWebServer(o: ServeOptions): Promise<RunningServer> {
   const { app, live } = createWebApp({ ...o, ...(isLoopback(host) ? { loopbackPort: () => port } : {}) });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: o.port, hostname: host }, () => resolve(s));
-    s.once('error', reject);
+    s.once('error', (e: NodeJS.ErrnoException) => reject(listenError(e, host, o.port)));
   });
   port = (server.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host;

@@ -1,3 +1,4 @@
+import { commandHint } from '../hint.js';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
@@ -13,7 +14,7 @@ export function registerRescore(program: Command): void {
       const store = await openStore(f.store, { mustExist: true });
       try {
         const run = await store.getRun(runId);
-        if (!run) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with: paideia runs --store ${store.url}` }]);
+        if (!run) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}` }]);
         process.stdout.write(`${await runKindOf(run).rescore(store, run, f.scenario ? { scenario: f.scenario } : {})}\n`);
       } finally {
         await store.close();

@@ -82,7 +82,7 @@ describe('paideia scenario (commands)', () => {
     const other = join(dir, 'other.yaml');
     writeFileSync(other, SCRIPTED.replace('persona: [Ana, Ben]', 'persona: [Cy]'));
     expect((await scenarioRunCommand(other, { store, judge: true }, stopped, interrupted.signal)).exitCode).toBe(3);
-    expect(stopped.err).toMatch(/resume with: paideia scenario run .*other\.yaml --resume/);
+    expect(stopped.err).toMatch(/resume with: (npx )?paideia scenario run .*other\.yaml --resume/);
     // Rate limits are checked before anything runs, and a printed resume keeps them.
     const tpmOnly = capture({ SCRIPT_KEY: 'k' });
     expect((await scenarioRunCommand(other, { store, judge: true, tpm: '1000' }, tpmOnly)).exitCode).toBe(2);
@@ -92,7 +92,7 @@ describe('paideia scenario (commands)', () => {
     expect(zero.err).toMatch(/--max-in-flight.*a whole number >= 1/);
     const limited = capture({ SCRIPT_KEY: 'k' });
     expect((await scenarioRunCommand(other, { store, judge: true, rpm: '600', maxInFlight: '2' }, limited, interrupted.signal)).exitCode).toBe(3);
-    expect(limited.err).toMatch(/resume with: paideia scenario run .*other\.yaml .*--rpm 600 --max-in-flight 2 --resume/);
+    expect(limited.err).toMatch(/resume with: (npx )?paideia scenario run .*other\.yaml .*--rpm 600 --max-in-flight 2 --resume/);
   });
 
   it('export writes the blind CSV and the private key; import stores the expert; the report compares them', async () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
@@ -18,7 +19,10 @@ export function registerServe(program: Command): void {
       const port = Number(f.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError([{ field: '--port', message: `expected a port number 0-65535, got "${f.port}"` }]);
       if (f.token !== undefined && f.token.length < 16) throw new ConfigError([{ field: '--token', message: 'use a secret of at least 16 characters, e.g. --token "$(openssl rand -hex 16)"' }]);
+      const fresh = f.store.startsWith('sqlite:') && f.store !== 'sqlite::memory:' && !existsSync(resolve(f.store.slice('sqlite:'.length)));
       const store = await openStore(f.store);
+      // A mistyped --store would otherwise look like a store with no runs.
+      if (fresh) process.stderr.write(`no store at ${resolve(f.store.slice('sqlite:'.length))} yet: serving a new, empty one (runs launched here are stored in it)\n`);
       const cwd = process.cwd();
       const server = await startWebServer({
         store, port, host: f.host, ...(f.token ? { token: f.token } : {}), env: process.env,

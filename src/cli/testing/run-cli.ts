@@ -17,7 +17,8 @@ export interface CliResult {
 export function startCli(args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv }): { child: ChildProcess; done: Promise<CliResult> } {
   const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI_ENTRY, ...args], {
     cwd: o.cwd,
-    env: { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', ...o.env },
+    // npm_command: as if typed in a shell (hints then say `paideia`), unless a test says how it was started
+    env: { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', npm_command: '', ...o.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

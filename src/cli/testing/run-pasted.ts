@@ -4,14 +4,17 @@ import { CLI_ENTRY, TSX_LOADER, type CliResult } from './run-cli.js';
 
 /**
  * Run a printed command line the way a user pastes it: through a real POSIX shell, with `paideia`
- * defined as the CLI from source. Quoting, placeholders such as `<higher>` and a missing flag all
+ * defined as the CLI from source (and `npx paideia` as it). Quoting, placeholders such as `<higher>` and a missing flag all
  * fail here as they would in a terminal.
  */
 export function runPasted(line: string, o: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
   const paideia = [process.execPath, '--import', TSX_LOADER, CLI_ENTRY].map(shellWord).join(' ');
-  const child = spawn('sh', ['-c', `paideia() { ${paideia} "$@"; }\n${line}`], {
+  // `npx paideia` as npm would run it from a checkout: the same CLI (any other npx is the real one)
+  const npx = 'npx() { if [ "$1" = paideia ]; then shift; paideia "$@"; else command npx "$@"; fi; }';
+  const child = spawn('sh', ['-c', `paideia() { ${paideia} "$@"; }\n${npx}\n${line}`], {
     cwd: o.cwd,
-    env: { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', ...o.env },
+    // npm_command: as if typed in a shell (hints then say `paideia`), unless a test says how it was started
+    env: { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', npm_command: '', ...o.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -1,3 +1,4 @@
+import { commandHint } from '../../core/command-hint.js';
 import type { Env } from '../../core/env.js';
 import { ConfigError, contentHash, type ChatModel, type Judgment, type ModelSpec, type RunEvent, type Store } from '../../core/index.js';
 import { executeTrials } from '../../engine/execute.js';
@@ -58,7 +59,7 @@ export async function rejudge(o: RejudgeOptions): Promise<{ runId: string; judgm
   const runId = scenarioRunId(scenario, o.repeats ?? scenario.globals.repeats);
   const run = await store.getRun(runId);
   if (!run || run.kind !== SCENARIO_RUN) {
-    throw new ConfigError([{ field: 'run', message: `no stored run ${runId} of this scenario with these models in ${store.url}; make its dialogues first with: ${o.runHint ?? `paideia scenario run ${scenario.file} --store ${store.url}`}` }]);
+    throw new ConfigError([{ field: 'run', message: `no stored run ${runId} of this scenario with these models in ${store.url}; make its dialogues first with: ${o.runHint ?? commandHint(['scenario', 'run', scenario.file], store.url)}` }]);
   }
   const stored = await store.listTrials(runId);
   const dialogues = stored.filter(t => t.target === undefined);

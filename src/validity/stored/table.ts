@@ -1,3 +1,4 @@
+import { commandHint } from '../../core/command-hint.js';
 import { ConfigError, type JsonValue, type Judgment, type Store } from '../../core/index.js';
 import type { CsvTable } from '../input/csv.js';
 import { buildTableWithRatings, readCsvFile } from '../input/import.js';
@@ -85,7 +86,7 @@ export async function tableFromRun(store: Store, runId: string, files: RunAnalys
     ratingsSource: `run ${runId}`, observations: stored.observations,
     missingScaleHint: item => `item "${item}" is not rated in run ${runId} (its items: ${items.join(', ')}); rename it, or give its scale with --scales FILE`,
     ...(files.experts === undefined && stored.experts.length ? { experts: stored.experts } : {}),
-    observationsHint: `write every observation and item of the run as a blank expert file with: paideia validity template --run ${runId} --store ${store.url}`,
+    observationsHint: `write every observation and item of the run as a blank expert file with: ${commandHint(['validity', 'template', '--run', runId], store.url)}`,
   });
 }
 

@@ -1,0 +1,24 @@
+/** Characters a POSIX shell reads as themselves outside quotes. */
+const SAFE = /^[\w@%+=:,./-]+$/;
+
+/** One argument as a shell reads it back: quoted only when it has to be. */
+export function shellWord(arg: string): string {
+  return SAFE.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A command line to print as a hint, ready to paste. It always names the store (`store.url` is an
+ * absolute path): pasted without it, the command looks in `.paideia/paideia.db` and finds no run.
+ */
+export function commandHint(args: string[], store: string, env: NodeJS.ProcessEnv = process.env): string {
+  return [...commandPrefix(env), ...args, '--store', store].map(shellWord).join(' ');
+}
+
+/**
+ * How the user started this command, so a hint pasted in the same shell runs: through npm
+ * (`npx paideia`, or an npm script in a checkout, where `paideia` is not on the shell's PATH) the
+ * hint says `npx paideia`; a `paideia` on the PATH (a global install) is named alone.
+ */
+export function commandPrefix(env: NodeJS.ProcessEnv = process.env): string[] {
+  return env['npm_command'] === 'exec' || env['npm_command'] === 'run-script' ? ['npx', 'paideia'] : ['paideia'];
+}
