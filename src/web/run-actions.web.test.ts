@@ -77,7 +77,7 @@ describe('the validity files chosen on a run\'s Results page', () => {
     expect(expected.filter(r => r[1] !== '–').length).toBeGreaterThanOrEqual(5);
     const taus = async () => (await cells(clarity)).filter(r => r[1] === 'rater × prompt').map(r => [r[3], r[5]]);
     await expect.poll(taus).toEqual(expected);
-    const kept = page.getByText(/^Analysed with the files chosen earlier in this tab: experts\.csv, outcomes\.csv, observations\.csv\./);
+    const kept = page.getByText(/^Analysed with experts\.csv, outcomes\.csv, observations\.csv; kept in this tab for this run/);
     await kept.waitFor();
 
     // Away and back (the app's own link, the browser's Back), then a reload: the same figure, with no file chosen again.
@@ -98,7 +98,7 @@ describe('the validity files chosen on a run\'s Results page', () => {
     expect(new Set(carrying.map(s => new URL(s.url).pathname))).toEqual(new Set([`/api/runs/${R.study}/charts/alignment`]));
     await page.goto(`${H.server.url}/runs/${R.duo}`);
     await page.locator('table.tau-table').first().waitFor();
-    expect(await page.getByText(/Analysed with the files chosen earlier/).count()).toBe(0);
+    expect(await page.getByText(/kept in this tab for this run/).count()).toBe(0);
     expect(problems).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
 
@@ -106,7 +106,7 @@ describe('the validity files chosen on a run\'s Results page', () => {
     const other = await H.page();
     await other.goto(study);
     await other.locator('table.tau-table').first().waitFor();
-    expect(await other.getByText(/Analysed with the files chosen earlier/).count()).toBe(0);
+    expect(await other.getByText(/kept in this tab for this run/).count()).toBe(0);
     await other.context().close();
     await page.goto(study);
     await kept.waitFor();
@@ -114,7 +114,7 @@ describe('the validity files chosen on a run\'s Results page', () => {
     await expect.poll(async () => (await cells(clarity)).every(r => r[3] === '–')).toBe(true);
     await page.reload();
     await page.locator('table.tau-table').first().waitFor();
-    expect(await page.getByText(/Analysed with the files chosen earlier/).count()).toBe(0);
+    expect(await page.getByText(/kept in this tab for this run/).count()).toBe(0);
     expect((await cells(clarity)).every(r => r[3] === '–')).toBe(true);
     expect(await page.evaluate(`sessionStorage.getItem('paideia.validity-files.${R.study}')`)).toBe(null);
     expect(problems).toEqual([]);

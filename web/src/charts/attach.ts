@@ -50,7 +50,7 @@ export function alignmentSection(runId: string, data: TauData): HTMLElement {
   const id = (key: string) => `attach-${key}-${runId.replace(/[^\w-]/g, '_')}`;
   const inputs = FILES.map(([key, label]) => [key, h('input', { type: 'file', id: id(key), accept: '.csv,text/csv' }), label] as const);
   const showKept = (files: Files | undefined, note = '') => put(kept, files && Object.keys(files).length ? h('p', { class: 'muted' },
-    `${note}Analysed with the files chosen earlier in this tab: ${Object.values(files).map(f => f.name).join(', ')}. `,
+    `${note}Analysed with ${Object.values(files).map(f => f.name).join(', ')}; kept in this tab for this run, so coming back draws this again. `,
     h('button', { type: 'button', onclick: () => { keptFiles.forget(runId); showKept(undefined); put(figures, tauFigures(data)); } }, 'Forget these files')) : null);
   const analyse = async (files: Files, keep: boolean) => {
     try {
