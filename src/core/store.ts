@@ -129,7 +129,8 @@ export interface Store {
 
   /** Store planned trials; existing ones (and their status) are left as they are. */
   saveTrials(trials: Trial[]): Promise<void>;
-  listTrials(runId: string): Promise<Trial[]>;
+  /** A run's trials in plan order; of the given trials only when `only.trialIds` is set. */
+  listTrials(runId: string, only?: TrialIdFilter): Promise<Trial[]>;
   /**
    * A window of the run's top-level trials (no `target`) in plan order, with their count: what a
    * page of a large run's table needs, read without the rest of the run.

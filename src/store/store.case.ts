@@ -158,7 +158,7 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       await s.close();
     });
 
-    it('reads a page of a run: top-level trials in plan order with their count, their judges, and statuses, scores and judgments of given trials, as the whole-run reads filtered', async () => {
+    it('reads a page of a run: top-level trials in plan order with their count, their judges, and trials, statuses, scores and judgments of given trials, as the whole-run reads filtered', async () => {
       const s = await open();
       await s.openRun(run);
       await s.openRun({ ...run, id: 'run-2' });
@@ -182,6 +182,9 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       const all = await s.listTrials('run-1');
       const plan = all.filter(t => t.target === undefined);
       expect(plan.map(t => t.id)).toEqual(['t0', 't1', 't2', 't3', 't4']);
+      expect(await s.listTrials('run-1', { trialIds: ['j1a', 't3', 't1', 'nope', 't1'] })).toEqual(all.filter(t => ['j1a', 't3', 't1'].includes(t.id)));
+      expect(await s.listTrials('run-2', { trialIds: ['t1'] })).toEqual([{ ...trial, runId: 'run-2', id: 't1', index: 0 }]);
+      expect(await s.listTrials('run-1', { trialIds: [] })).toEqual([]);
       expect(await s.listTopTrials('run-1', { offset: 0, limit: 2 })).toEqual({ trials: plan.slice(0, 2), total: 5 });
       expect(await s.listTopTrials('run-1', { offset: 2, limit: 2 })).toEqual({ trials: plan.slice(2, 4), total: 5 });
       expect(await s.listTopTrials('run-1', { offset: 4, limit: 10 })).toEqual({ trials: plan.slice(4), total: 5 });

@@ -22,6 +22,7 @@ export async function readResults(store: Store, runId: string, ids: ReadonlyArra
   return { judged: new Map(judges.map(t => [t.id, t.target!])), statuses, means: meanScores(scores, judgments) };
 }
 
+/** Give rows the status and mean score read for them (a row read for none is pending and unscored). */
 export function applyResults(rows: Iterable<TrialRow>, results: TrialResults): void {
   for (const row of rows) {
     row.status = results.statuses.get(row.id) ?? 'pending';

@@ -121,8 +121,8 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
         });
       }
     },
-    async listTrials(runId) {
-      return (await run(SQL.trials, [runId])).map(r => toTrial(r));
+    async listTrials(runId, only = {}) {
+      return (await (only.trialIds ? run(SQL.trialsOf, [runId, [...only.trialIds]]) : run(SQL.trials, [runId]))).map(r => toTrial(r));
     },
     async listTopTrials(runId, window) {
       const [rows, count] = await Promise.all([run(SQL.topTrials, [runId, window.limit, window.offset]), run(SQL.topCount, [runId])]);

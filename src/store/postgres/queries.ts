@@ -28,6 +28,7 @@ export const SQL = {
   trials: q('trials', 'SELECT * FROM trials WHERE run_id = $1 ORDER BY idx'),
   statuses: q('statuses', 'SELECT id, status FROM trials WHERE run_id = $1 AND status IS NOT NULL'),
   // Reads of a page of a large run: by the partial indexes of migration 5 and by primary keys.
+  trialsOf: q('trials-of', 'SELECT * FROM trials WHERE run_id = $1 AND id = ANY($2::text[]) ORDER BY idx'),
   topTrials: q('top-trials', 'SELECT * FROM trials WHERE run_id = $1 AND target IS NULL ORDER BY idx LIMIT $2 OFFSET $3'),
   topCount: q('top-count', 'SELECT COUNT(*)::int AS n FROM trials WHERE run_id = $1 AND target IS NULL'),
   judgeTrials: q('judge-trials', 'SELECT * FROM trials WHERE run_id = $1 AND target = ANY($2::text[]) ORDER BY idx'),

@@ -184,9 +184,10 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
         }
       })());
     },
-    async listTrials(runId) {
+    async listTrials(runId, only = {}) {
       const same = interner();
-      return read(() => (st().trials.all(runId) as Row[]).map(r => toTrial(r, same)));
+      const rows = read(() => (only.trialIds ? st().trialsOf.all(runId, json(only.trialIds)) : st().trials.all(runId)) as Row[]);
+      return rows.map(r => toTrial(r, same));
     },
     async listTopTrials(runId, window) {
       const same = interner();

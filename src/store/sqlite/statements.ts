@@ -39,6 +39,7 @@ const SQL = {
   trials: 'SELECT * FROM trials WHERE run_id = ? ORDER BY idx',
   statuses: 'SELECT id, status FROM trials WHERE run_id = ? AND status IS NOT NULL',
   // Reads of a page of a large run: by the partial indexes of migration 7 and by primary keys.
+  trialsOf: 'SELECT * FROM trials WHERE run_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY idx',
   topTrials: 'SELECT * FROM trials WHERE run_id = ? AND target IS NULL ORDER BY idx LIMIT ? OFFSET ?',
   topCount: 'SELECT COUNT(*) AS n FROM trials WHERE run_id = ? AND target IS NULL',
   judgeTrials: 'SELECT * FROM trials WHERE run_id = ? AND target IN (SELECT value FROM json_each(?)) ORDER BY idx',
