@@ -6,7 +6,7 @@ import { startWebServer } from '../src/web/serve.js';
 
 /**
  * Child process of web.bench: over the stored run in `<db>` (made by spine-worker), the web app's
- * trial pages (cold: the first page while the index is built, then the build's end as a filtered page
+ * trial pages (cold: the first page, read for its own trials while the index is built, then the build's end as a filtered page
  * sees it; warm; a regex search) and, side by side, what loading the
  * whole run costs (every trial and call read from the store). Heap sizes after a full GC. Prints JSON.
  */

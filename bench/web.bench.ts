@@ -24,7 +24,8 @@ export default async function web(): Promise<BenchFigure[]> {
   if (r.total !== TRIALS) throw new Error(`expected ${TRIALS} trials, got ${r.total}`);
   const label = 'every trial and call of the run read from the store, measured now';
   return [
-    { name: `first trial page of a ${TRIALS.toLocaleString('en')}-trial run, cold (drawn from its trials' calls while the index builds; ${r.pageBytes} bytes sent)`, ours: r.cold, reference: r.allSeconds, unit: 's', referenceLabel: label, target: '<= 0.75x loading the whole run once', met: r.cold <= 0.75 * r.allSeconds },
+    // The first page reads its own trials alone (run-index-page.ts): its time should not grow with the run.
+    { name: `first trial page of a ${TRIALS.toLocaleString('en')}-trial run, cold (read for its own trials alone while the index builds; ${r.pageBytes} bytes sent)`, ours: r.cold, reference: r.allSeconds, unit: 's', referenceLabel: label, target: '<= 0.1x loading the whole run once', met: r.cold <= 0.1 * r.allSeconds },
     { name: 'the whole trial index built, cold (a filtered page asked right after the first)', ours: r.built, reference: r.allSeconds, unit: 's', referenceLabel: label, target: '<= 3x loading the whole run once', met: r.built <= 3 * r.allSeconds },
     { name: 'a later trial page (offset up to 80,000), warm', ours: r.warm, reference: r.allSeconds, unit: 's', referenceLabel: label, target: '>= 20x faster than loading the whole run', met: r.warm * 20 <= r.allSeconds },
     { name: 'a regex search over inputs and outputs with a filter, warm', ours: r.search, reference: r.allSeconds, unit: 's', referenceLabel: label, target: '>= 5x faster than loading the whole run', met: r.search * 5 <= r.allSeconds },

@@ -17,6 +17,34 @@ export interface CallPage {
   trialIds?: ReadonlyArray<string>;
 }
 
+/** A window on a run's top-level trials in plan order: `limit` of them after skipping `offset`. */
+export interface TrialWindow {
+  /** Trials skipped before the first one returned (0: from the start). */
+  offset: number;
+  /** Most trials returned. */
+  limit: number;
+}
+
+/** One window of a run's top-level trials and how many there are in all. */
+export interface TrialWindowPage {
+  /** The window's trials, in plan order (empty past the end). */
+  trials: Trial[];
+  /** Top-level trials of the run (those that judge no other trial), whatever the window. */
+  total: number;
+}
+
+/** Restricts a run-wide read to some trials; without it the read covers the whole run. */
+export interface TrialIdFilter {
+  /** Only rows of these trials (ids that the run does not hold match nothing). */
+  trialIds?: ReadonlyArray<string>;
+}
+
+/** Restricts a read of judgments to those of some judged trials; without it the read covers the whole run. */
+export interface JudgmentFilter {
+  /** Only judgments whose `targetTrialId` is one of these. */
+  targetTrialIds?: ReadonlyArray<string>;
+}
+
 /** What a finished (or failed) trial leaves besides its calls, written in one transaction. */
 export interface TrialResult {
   runId: string;
@@ -101,9 +129,17 @@ export interface Store {
 
   /** Store planned trials; existing ones (and their status) are left as they are. */
   saveTrials(trials: Trial[]): Promise<void>;
-  listTrials(runId: string): Promise<Trial[]>;
-  /** Status of every trial that finished or failed (absent: pending). */
-  listTrialStatuses(runId: string): Promise<Map<string, Exclude<TrialStatus, 'pending'>>>;
+  /** A run's trials in plan order; of the given trials only when `only.trialIds` is set. */
+  listTrials(runId: string, only?: TrialIdFilter): Promise<Trial[]>;
+  /**
+   * A window of the run's top-level trials (no `target`) in plan order, with their count: what a
+   * page of a large run's table needs, read without the rest of the run.
+   */
+  listTopTrials(runId: string, window: TrialWindow): Promise<TrialWindowPage>;
+  /** The trials that judge any of `targetIds` (their `target` is one of them), in plan order. */
+  listJudgeTrials(runId: string, targetIds: ReadonlyArray<string>): Promise<Trial[]>;
+  /** Status of every trial that finished or failed (absent: pending), of the given trials only when `only.trialIds` is set. */
+  listTrialStatuses(runId: string, only?: TrialIdFilter): Promise<Map<string, Exclude<TrialStatus, 'pending'>>>;
   /** Mark a trial finished or failed with what it produced, in one transaction. */
   saveTrialResult(result: TrialResult, fence?: WriteFence): Promise<void>;
 
@@ -118,11 +154,13 @@ export interface Store {
 
   /** Store scores, replacing any earlier score of the same trial by the same scorer name and version. */
   saveScores(scores: Score[]): Promise<void>;
-  listScores(runId: string): Promise<Score[]>;
+  /** A run's scores, ordered by trial and scorer name; of the given trials only when `only.trialIds` is set. */
+  listScores(runId: string, only?: TrialIdFilter): Promise<Score[]>;
 
   /** Store judgments, replacing any earlier one of the same judge trial and producer version. */
   saveJudgments(judgments: Judgment[]): Promise<void>;
-  listJudgments(runId: string): Promise<Judgment[]>;
+  /** A run's judgments, ordered by target, judge trial and producer version; of the given targets only when `only.targetTrialIds` is set. */
+  listJudgments(runId: string, only?: JudgmentFilter): Promise<Judgment[]>;
 
   /**
    * Claim trials of a run for a worker: those of `trialIds` that nobody holds, whose claim

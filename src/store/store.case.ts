@@ -158,6 +158,70 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       await s.close();
     });
 
+    it('reads a page of a run: top-level trials in plan order with their count, their judges, and trials, statuses, scores and judgments of given trials, as the whole-run reads filtered', async () => {
+      const s = await open();
+      await s.openRun(run);
+      await s.openRun({ ...run, id: 'run-2' });
+      await s.openRun({ ...run, id: 'run-empty' });
+      // Plan order differs from insertion and id order; judges sit between the trials they judge.
+      const top = [4, 0, 3, 1, 2].map(i => ({ ...trial, id: `t${i}`, index: i * 10 }));
+      const judge = (id: string, target: string, index: number): Trial => ({ ...trial, id, index, kind: 'scenario-judge', target });
+      const judges = [judge('j3a', 't3', 31), judge('j1b', 't1', 12), judge('j1a', 't1', 11), judge('jj', 'j1a', 13)];
+      await s.saveTrials([...top, ...judges, { ...trial, runId: 'run-2', id: 't1', index: 0 }, { ...trial, runId: 'run-2', id: 'j-other', target: 't1', index: 1 }]);
+      for (const id of ['t1', 't3', 'j1a']) await s.saveTrialResult({ runId: 'run-1', trialId: id, status: id === 't3' ? 'failed' : 'done' });
+      await s.saveTrialResult({ runId: 'run-2', trialId: 't1', status: 'failed' });
+      const scorer = (name: string) => ({ name, version: '1', args: { k: name } });
+      await s.saveScores(['t1', 't2', 't3'].flatMap(id => [scorer('b'), scorer('a')].map(sc => ({ runId: 'run-1', trialId: id, scorer: sc, value: id === 't2' ? null : 0.5 }))));
+      await s.saveScores([{ runId: 'run-2', trialId: 't1', scorer: scorer('a'), value: 1 }]);
+      const j = (trialId: string, targetTrialId: string, runId = 'run-1') => ({
+        specVersion: 'paideia.judgment.v1' as const, runId, trialId, targetTrialId, rater: { alias: 'a', spec: 'openai:x' },
+        promptVariant: 'v1', repeat: 0, fields: { clarity: 4 }, value: 0.75, callSeq: null, producer: { name: 'p', version: '1', args: {} },
+      });
+      await s.saveJudgments([j('j3a', 't3'), j('j1b', 't1'), j('j1a', 't1'), j('jj', 'j1a'), j('j-other', 't1', 'run-2')]);
+
+      const all = await s.listTrials('run-1');
+      const plan = all.filter(t => t.target === undefined);
+      expect(plan.map(t => t.id)).toEqual(['t0', 't1', 't2', 't3', 't4']);
+      expect(await s.listTrials('run-1', { trialIds: ['j1a', 't3', 't1', 'nope', 't1'] })).toEqual(all.filter(t => ['j1a', 't3', 't1'].includes(t.id)));
+      expect(await s.listTrials('run-2', { trialIds: ['t1'] })).toEqual([{ ...trial, runId: 'run-2', id: 't1', index: 0 }]);
+      expect(await s.listTrials('run-1', { trialIds: [] })).toEqual([]);
+      expect(await s.listTopTrials('run-1', { offset: 0, limit: 2 })).toEqual({ trials: plan.slice(0, 2), total: 5 });
+      expect(await s.listTopTrials('run-1', { offset: 2, limit: 2 })).toEqual({ trials: plan.slice(2, 4), total: 5 });
+      expect(await s.listTopTrials('run-1', { offset: 4, limit: 10 })).toEqual({ trials: plan.slice(4), total: 5 });
+      expect(await s.listTopTrials('run-1', { offset: 5, limit: 10 })).toEqual({ trials: [], total: 5 });
+      expect(await s.listTopTrials('run-1', { offset: 99, limit: 10 })).toEqual({ trials: [], total: 5 });
+      expect(await s.listTopTrials('run-empty', { offset: 0, limit: 10 })).toEqual({ trials: [], total: 0 });
+
+      // Judges of the given trials only (a judge of a judge when its target is asked for), in plan order.
+      const judgesOf = (ids: string[]) => all.filter(t => t.target !== undefined && ids.includes(t.target));
+      expect((await s.listJudgeTrials('run-1', ['t1', 't3', 't0', 'nope'])).map(t => t.id)).toEqual(['j1a', 'j1b', 'j3a']);
+      expect(await s.listJudgeTrials('run-1', ['t1', 't3', 't0', 'nope'])).toEqual(judgesOf(['t1', 't3', 't0', 'nope']));
+      expect(await s.listJudgeTrials('run-1', ['j1a', 't1', 't1'])).toEqual(judgesOf(['j1a', 't1']));
+      expect(await s.listJudgeTrials('run-1', [])).toEqual([]);
+      expect(await s.listJudgeTrials('run-empty', ['t1'])).toEqual([]);
+
+      const ids = ['t1', 't2', 't3', 'j1a', 'nope'];
+      const statuses = await s.listTrialStatuses('run-1');
+      expect([...statuses].sort()).toEqual([['j1a', 'done'], ['t1', 'done'], ['t3', 'failed']]);
+      expect(await s.listTrialStatuses('run-1', { trialIds: ids })).toEqual(new Map([...statuses].filter(([id]) => ids.includes(id))));
+      expect(await s.listTrialStatuses('run-1', { trialIds: ['t0', 't2'] })).toEqual(new Map());
+      expect(await s.listTrialStatuses('run-1', { trialIds: [] })).toEqual(new Map());
+
+      const scores = await s.listScores('run-1');
+      expect(scores.map(x => `${x.trialId}:${x.scorer.name}`)).toEqual(['t1:a', 't1:b', 't2:a', 't2:b', 't3:a', 't3:b']);
+      expect(await s.listScores('run-1', { trialIds: ['t3', 't1', 'nope'] })).toEqual(scores.filter(x => x.trialId !== 't2'));
+      expect(await s.listScores('run-1', { trialIds: [] })).toEqual([]);
+      expect(await s.listScores('run-2', { trialIds: ['t1'] })).toEqual([{ runId: 'run-2', trialId: 't1', scorer: scorer('a'), value: 1 }]);
+
+      const judgments = await s.listJudgments('run-1');
+      expect(judgments.map(x => x.trialId)).toEqual(['jj', 'j1a', 'j1b', 'j3a']);
+      expect(await s.listJudgments('run-1', { targetTrialIds: ['t3', 't1'] })).toEqual(judgments.filter(x => x.targetTrialId !== 'j1a'));
+      expect(await s.listJudgments('run-1', { targetTrialIds: ['j1a'] })).toEqual([j('jj', 'j1a')]);
+      expect(await s.listJudgments('run-1', { targetTrialIds: [] })).toEqual([]);
+      expect(await s.listJudgments('run-empty', { targetTrialIds: ['t1'] })).toEqual([]);
+      await s.close();
+    });
+
     it('keeps judgments by judge trial and producer version, and blobs by content', async () => {
       const s = await open();
       const j = {

@@ -53,7 +53,7 @@ describe('RunIndex and runResults', () => {
     expect(queryTrials(rows, parseTrialQuery(new URLSearchParams('show=differences&model=baseline:gold'))).total).toBe(20);
   });
 
-  it('draws a plain page from its trials\' own calls while the first build reads every call, the same as the built index', async () => {
+  it('draws a plain page from its trials\' own calls while the first build runs, the same as the built index', async () => {
     const run = (await store.getRun(runId))!;
     const stamp = `${run.status}@${run.updatedAt}`;
     const fresh = new RunIndex(store, runId);
@@ -64,6 +64,73 @@ describe('RunIndex and runResults', () => {
     const built = await fresh.list(stamp, false, 1000);
     expect(early).toEqual({ total: 60, rows: built.slice(25, 35) });
     expect(await fresh.page(stamp, false, 1000, 25, 10)).toEqual(early);
+  });
+
+  it('reads a fresh index\'s first page for its own trials alone, before any read of the whole run, and builds the index behind it', async () => {
+    const run = (await store.getRun(runId))!;
+    const stamp = `${run.status}@${run.updatedAt}`;
+    const before: string[] = [];
+    const after: string[] = [];
+    let answered = false;
+    // Each read as "method what": the window, how many ids it is restricted to, or "whole run".
+    const what = (method: string, a: unknown[]): string => {
+      if (method === 'listTopTrials') return `${(a[1] as { offset: number }).offset}+${(a[1] as { limit: number }).limit}`;
+      if (method === 'listJudgeTrials') return String((a[1] as string[]).length);
+      const only = a[1] as { trialIds?: string[]; targetTrialIds?: string[] } | undefined;
+      return String((only?.trialIds ?? only?.targetTrialIds)?.length ?? 'whole run');
+    };
+    const watched = new Proxy(store, { get: (t, p) => {
+      const f = Reflect.get(t, p) as unknown;
+      if (typeof f !== 'function' || !String(p).startsWith('list')) return f;
+      return (...a: unknown[]) => {
+        (answered ? after : before).push(`${String(p)} ${what(String(p), a)}`);
+        return (f as (...x: unknown[]) => unknown).apply(t, a);
+      };
+    } });
+    const fresh = new RunIndex(watched, runId);
+    const early = await fresh.page(stamp, false, 1000, 25, 10);
+    answered = true;
+    expect(before.sort()).toEqual([
+      'listCalls 10', 'listJudgeTrials 10', 'listJudgments 10', 'listScores 10', 'listTopTrials 25+10', 'listTrialStatuses 10',
+    ]);
+    const built = await fresh.list(stamp, false, 1000);
+    expect(after).toContain('listCalls whole run');
+    expect(early).toEqual({ total: 60, rows: built.slice(25, 35) });
+  });
+
+  it('counts a judge\'s calls and judgments towards the trial it judges on a page read before the index, as the index does', async () => {
+    const suiteRun = (await store.getRun(runId))!;
+    const base = (await store.listTrials(runId))[0]!;
+    const run = await store.openRun({ ...suiteRun, id: 'judged-run', status: 'completed' });
+    const top = [0, 1, 2, 3, 4, 5].map(i => ({ ...base, runId: run.id, id: `t${i}`, index: i * 10, kind: 'dialogue' }));
+    const judges = [['j1a', 't1', 11], ['j1b', 't1', 12], ['j4', 't4', 41]].map(([id, target, index]) => ({ ...base, runId: run.id, id: id as string, index: index as number, kind: 'scenario-judge', target: target as string }));
+    await store.saveTrials([...judges, ...top]);
+    const call = (trialId: string, text: string, costUsd: number) => store.saveCall({
+      runId: run.id, trialId, step: 0, requestHash: `rq-${trialId}`, request: { messages: [{ role: 'user', content: `ask ${trialId}` }], params: {} },
+      status: 'ok', result: { text, warnings: [], usage: { inputTokens: 1, outputTokens: 1 } }, attempts: 1, latencyMs: 2, costUsd, cached: false, createdAt: '2026-12-01T00:00:00.000Z',
+    });
+    for (const t of top) await call(t.id, `answer ${t.id}`, 0.01);
+    for (const j of judges) await call(j.id, '{"clarity": 3}', 0.1);
+    const scorer = { name: 'exact', version: '1', args: {} };
+    for (const t of top.slice(0, 5)) await store.saveTrialResult({ runId: run.id, trialId: t.id, status: t.id === 't3' ? 'failed' : 'done', scores: [{ runId: run.id, trialId: t.id, scorer, value: 1 }] });
+    const judgment = (trialId: string, targetTrialId: string, value: number) => ({
+      specVersion: 'paideia.judgment.v1' as const, runId: run.id, trialId, targetTrialId, rater: { alias: 'judge', spec: 'baseline:gold' },
+      promptVariant: 'default', repeat: 0, fields: { clarity: 3 }, value, callSeq: null, producer: { name: 'rubric', version: '1', args: {} },
+    });
+    for (const [id, target, value] of [['j1a', 't1', 0.5], ['j1b', 't1', 0], ['j4', 't4', 0.25]] as const) {
+      await store.saveTrialResult({ runId: run.id, trialId: id, status: 'done', judgments: [judgment(id, target, value)] });
+    }
+    const stamp = `${run.status}@${run.updatedAt}`;
+    const fresh = new RunIndex(store, run.id);
+    const early = await fresh.page(stamp, false, 1000, 1, 4);
+    expect(early.rows.map(r => [r.id, r.status, r.calls, Number(r.costUsd.toFixed(6)), r.score, r.input, r.output])).toEqual([
+      ['t1', 'done', 3, 0.21, 0.5, 'ask t1', 'answer t1'], ['t2', 'done', 1, 0.01, 1, 'ask t2', 'answer t2'],
+      ['t3', 'failed', 1, 0.01, 1, 'ask t3', 'answer t3'], ['t4', 'done', 2, 0.11, 0.625, 'ask t4', 'answer t4'],
+    ]);
+    expect(await fresh.page(stamp, false, 1000, 6, 5)).toEqual({ total: 6, rows: [] });
+    const built = await fresh.list(stamp, false, 1000);
+    expect(early).toEqual({ total: 6, rows: built.slice(1, 5) });
+    expect(built.at(-1)).toMatchObject({ id: 't5', status: 'pending', score: null, calls: 1 });
   });
 
   it('searches whole texts, reading only the cut ones from the store, in batches of trials', async () => {

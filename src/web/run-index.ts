@@ -1,16 +1,12 @@
-import type { Score, Store, Trial, TrialStatus, Judgment } from '../core/index.js';
+import type { Store } from '../core/index.js';
 import { eachCall } from '../engine/history.js';
-import { addCall, inputOf, meanScores, newRow, outputOf, type TrialRow } from './run-index-rows.js';
+import { applyResults, readPage, readResults } from './run-index-page.js';
+import { addCall, inputOf, newRow, outputOf, type TrialRow } from './run-index-rows.js';
 
 export { INDEXED_TEXT, type TrialRow } from './run-index-rows.js';
 
-/** What a build reads before the calls: enough to draw a page of rows once its calls are read. */
-interface Base {
-  trials: Trial[];
-  statuses: Map<string, Exclude<TrialStatus, 'pending'>>;
-  scores: Score[];
-  judgments: Judgment[];
-}
+/** Top-level trials the build reads (with their judges, statuses and scores) between two turns of the event loop. */
+const TRIALS_PER_TURN = 2000;
 
 /** Calls the build reads between two turns of the event loop. */
 const YIELD_EVERY = 2000;
@@ -22,8 +18,8 @@ const CALL_BATCH = 200;
  * The rows of one run's top-level trials, built from the store's paged reads and kept up to date
  * by reading only the calls stored since (calls are append-only, numbered by `seq`). The browser
  * never holds more than a page; the server holds one compact row per trial. While the first build
- * reads every call, a plain page is drawn from its trials' own calls (`page`), so a large run's
- * first page does not wait for the whole index.
+ * runs, a plain page is read from the store for its own trials alone (`page`), so a large run's
+ * first page waits neither for the index nor for any read of the whole run.
  */
 export class RunIndex {
   readonly rows = new Map<string, TrialRow>();
@@ -33,8 +29,6 @@ export class RunIndex {
   private refreshed = 0;
   private stamp = '';
   private pending: Promise<void> | undefined;
-  /** Set while the first build runs, once its trials, statuses and scores are read. */
-  private base: Promise<Base> | undefined;
   private built = false;
   /** Goes up with every refresh: what was searched in whole texts before may have changed. */
   version = 0;
@@ -53,25 +47,13 @@ export class RunIndex {
 
   /**
    * Rows `offset` to `offset + limit` of the plan, unfiltered, and how many there are: from the
-   * index once built, else (its first build still reading calls) from those trials' calls alone.
+   * index once built, else (its first build still running) read for those trials alone.
    */
   async page(stamp: string, running: boolean, maxAgeMs: number, offset: number, limit: number): Promise<{ total: number; rows: TrialRow[] }> {
     this.startRefresh(stamp, running, maxAgeMs);
-    if (this.built || !this.base) {
-      await this.pending;
-      return { total: this.order.length, rows: this.order.slice(offset, offset + limit) };
-    }
-    const base = await this.base;
-    const top = base.trials.filter(t => t.target === undefined).sort((a, b) => a.index - b.index);
-    const rows = new Map(top.slice(offset, offset + limit).map(t => [t.id, newRow(t)]));
-    const judged = new Map(base.trials.filter(t => t.target !== undefined && rows.has(t.target)).map(t => [t.id, t.target!]));
-    for (const call of await this.store.listCalls(this.runId, { trialIds: [...rows.keys(), ...judged.keys()] })) addCall(rows, judged, call);
-    const means = meanScores(base.scores, base.judgments);
-    for (const row of rows.values()) {
-      row.status = base.statuses.get(row.id) ?? 'pending';
-      row.score = means.get(row.id) ?? null;
-    }
-    return { total: top.length, rows: [...rows.values()] };
+    if (!this.built) return readPage(this.store, this.runId, offset, limit);
+    await this.pending;
+    return { total: this.order.length, rows: this.order.slice(offset, offset + limit) };
   }
 
   /** The whole input and output of trials, read from the store a batch at a time (for a search past INDEXED_TEXT). */
@@ -93,46 +75,38 @@ export class RunIndex {
       this.pending ??= this.refresh().finally(() => {
         this.pending = undefined;
         // A first build that failed (a store fault) is tried again by the next request.
-        if (!this.built) { this.base = undefined; this.stamp = ''; }
+        if (!this.built) this.stamp = '';
       });
     }
   }
 
   private async refresh(): Promise<void> {
     const started = Date.now();
-    const reading = this.readBase();
-    if (!this.built) this.base = reading;
-    const { trials, statuses, scores, judgments } = await reading;
-    if (trials.length !== this.rows.size + this.judged.size) this.addTrials(trials);
-    for (const row of this.order) row.status = statuses.get(row.id) ?? 'pending';
+    // An embedded store answers every read at once: without a turn of the event loop now and then,
+    // no other request (a first page asked with this build among them) would be answered, or even
+    // sent, until the build ends. The first turn lets a page asked with it read its rows first.
+    await turn();
+    for (let offset = 0, total = 1; offset < total; offset += TRIALS_PER_TURN) {
+      const page = await this.store.listTopTrials(this.runId, { offset, limit: TRIALS_PER_TURN });
+      total = page.total;
+      for (const t of page.trials) if (!this.rows.has(t.id)) this.rows.set(t.id, newRow(t));
+      const results = await readResults(this.store, this.runId, page.trials.map(t => t.id));
+      for (const [judge, target] of results.judged) this.judged.set(judge, target);
+      applyResults(page.trials.map(t => this.rows.get(t.id)!), results);
+      await turn();
+    }
+    // Rows are only ever added: as many as in the plan order means none came since it was sorted.
+    if (this.order.length !== this.rows.size) this.order = [...this.rows.values()].sort((a, b) => a.index - b.index);
     let read = 0;
     for await (const call of eachCall(this.store, this.runId, this.lastSeq)) {
       addCall(this.rows, this.judged, call);
       this.lastSeq = call.seq ?? this.lastSeq;
-      // An embedded store answers at once: without a turn of the event loop now and then, no other
-      // request (the first page among them) would be answered, or even sent, until the build ends.
-      if (++read % YIELD_EVERY === 0) await new Promise(resolve => setImmediate(resolve));
+      if (++read % YIELD_EVERY === 0) await turn();
     }
-    const means = meanScores(scores, judgments);
-    for (const row of this.order) row.score = means.get(row.id) ?? null;
     this.refreshed = started;
     this.built = true;
-    this.base = undefined;
     this.version += 1;
   }
-
-  private async readBase(): Promise<Base> {
-    const [trials, statuses, scores, judgments] = await Promise.all([
-      this.store.listTrials(this.runId), this.store.listTrialStatuses(this.runId), this.store.listScores(this.runId), this.store.listJudgments(this.runId),
-    ]);
-    return { trials, statuses, scores, judgments };
-  }
-
-  private addTrials(trials: Trial[]): void {
-    for (const t of trials) {
-      if (t.target !== undefined) { this.judged.set(t.id, t.target); continue; }
-      if (!this.rows.has(t.id)) this.rows.set(t.id, newRow(t));
-    }
-    this.order = [...this.rows.values()].sort((a, b) => a.index - b.index);
-  }
 }
+
+const turn = () => new Promise(resolve => setImmediate(resolve));

@@ -19,13 +19,13 @@ export function environmentRedactor(env: Env): Redact {
 
 /** A trial with everything stored about it: its calls, its scores, its judges with their calls, and its deck. */
 export async function trialDetail(store: Store, runId: string, trialId: string, redact: Redact): Promise<JsonValue | undefined> {
-  const trials = await store.listTrials(runId);
-  const trial = trials.find(t => t.id === trialId);
+  // Read for this trial alone: a trial of a large run opens as fast as one of a small run.
+  const [[trial], judges] = await Promise.all([store.listTrials(runId, { trialIds: [trialId] }), store.listJudgeTrials(runId, [trialId])]);
   if (!trial) return undefined;
-  const judges = trials.filter(t => t.target === trialId);
   const ids = [trialId, ...judges.map(j => j.id)];
   const [calls, scores, judgments, deck] = await Promise.all([
-    store.listCalls(runId, { trialIds: ids }), store.listScores(runId), store.listJudgments(runId), deckView(store, runId, trialId),
+    store.listCalls(runId, { trialIds: ids }), store.listScores(runId, { trialIds: [trialId] }), store.listJudgments(runId, { targetTrialIds: [trialId] }),
+    deckView(store, runId, trialId),
   ]);
   const clean = (value: unknown): JsonValue => JSON.parse(redact(JSON.stringify(value ?? null))) as JsonValue;
   return clean({

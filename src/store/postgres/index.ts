@@ -121,11 +121,19 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
         });
       }
     },
-    async listTrials(runId) {
-      return (await run(SQL.trials, [runId])).map(r => toTrial(r));
+    async listTrials(runId, only = {}) {
+      return (await (only.trialIds ? run(SQL.trialsOf, [runId, [...only.trialIds]]) : run(SQL.trials, [runId]))).map(r => toTrial(r));
     },
-    async listTrialStatuses(runId) {
-      return new Map((await run(SQL.statuses, [runId])).map(r => [r.id as string, r.status as 'done' | 'failed']));
+    async listTopTrials(runId, window) {
+      const [rows, count] = await Promise.all([run(SQL.topTrials, [runId, window.limit, window.offset]), run(SQL.topCount, [runId])]);
+      return { trials: rows.map(r => toTrial(r)), total: count[0]!.n as number };
+    },
+    async listJudgeTrials(runId, targetIds) {
+      return (await run(SQL.judgeTrials, [runId, [...targetIds]])).map(r => toTrial(r));
+    },
+    async listTrialStatuses(runId, only = {}) {
+      const rows = await (only.trialIds ? run(SQL.statusesOf, [runId, [...only.trialIds]]) : run(SQL.statuses, [runId]));
+      return new Map(rows.map(r => [r.id as string, r.status as 'done' | 'failed']));
     },
     async saveTrialResult(r, fence) {
       // Later entries of one key win, as they do written one by one; one statement may touch a row once.
@@ -168,8 +176,9 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
     async saveScores(scores) {
       if (scores.length) await tx(async c => { for (const s of scores) await on(c, SQL.insertScore, scoreValues(s)); });
     },
-    async listScores(runId) {
-      return (await run(SQL.scores, [runId])).map(r => ({
+    async listScores(runId, only = {}) {
+      const rows = await (only.trialIds ? run(SQL.scoresOf, [runId, [...only.trialIds]]) : run(SQL.scores, [runId]));
+      return rows.map(r => ({
         runId: r.run_id as string, trialId: r.trial_id as string,
         scorer: { name: r.scorer_name as string, version: r.scorer_version as string, args: parse(r.scorer_args) },
         value: r.value as number | null,
@@ -180,8 +189,9 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
     async saveJudgments(judgments) {
       if (judgments.length) await tx(async c => { for (const j of judgments) await on(c, SQL.insertJudgment, judgmentValues(j)); });
     },
-    async listJudgments(runId) {
-      return (await run(SQL.judgments, [runId])).map(r => parse<Judgment>(r.body));
+    async listJudgments(runId, only = {}) {
+      const rows = await (only.targetTrialIds ? run(SQL.judgmentsOf, [runId, [...only.targetTrialIds]]) : run(SQL.judgments, [runId]));
+      return rows.map(r => parse<Judgment>(r.body));
     },
     async claimTrials(runId, worker, trialIds, expiresAt) {
       const got = new Set((await run(SQL.claim, [runId, [...new Set(trialIds)], worker.workerId, worker.pid, worker.host, expiresAt, Date.now()])).map(r => r.trial_id as string));

@@ -27,6 +27,12 @@ export const SQL = {
   insertRunItems: q('insert-run-items', `INSERT INTO run_items (run_id, item_hash) SELECT $1, h FROM unnest($2::text[]) AS h ON CONFLICT DO NOTHING`),
   trials: q('trials', 'SELECT * FROM trials WHERE run_id = $1 ORDER BY idx'),
   statuses: q('statuses', 'SELECT id, status FROM trials WHERE run_id = $1 AND status IS NOT NULL'),
+  // Reads of a page of a large run: by the partial indexes of migration 5 and by primary keys.
+  trialsOf: q('trials-of', 'SELECT * FROM trials WHERE run_id = $1 AND id = ANY($2::text[]) ORDER BY idx'),
+  topTrials: q('top-trials', 'SELECT * FROM trials WHERE run_id = $1 AND target IS NULL ORDER BY idx LIMIT $2 OFFSET $3'),
+  topCount: q('top-count', 'SELECT COUNT(*)::int AS n FROM trials WHERE run_id = $1 AND target IS NULL'),
+  judgeTrials: q('judge-trials', 'SELECT * FROM trials WHERE run_id = $1 AND target = ANY($2::text[]) ORDER BY idx'),
+  statusesOf: q('statuses-of', 'SELECT id, status FROM trials WHERE run_id = $1 AND id = ANY($2::text[]) AND status IS NOT NULL'),
   setTrialStatus: q('set-trial-status', 'UPDATE trials SET status = $1 WHERE run_id = $2 AND id = $3'),
   // A trial's outcome in one statement (one round trip): status, scores, judgments and artefacts,
   // all written only if the writer holds the claim ($4 null: no fence), which stays locked until commit.
@@ -61,9 +67,13 @@ export const SQL = {
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (run_id, trial_id, scorer_name, scorer_version)
     DO UPDATE SET scorer_args = excluded.scorer_args, value = excluded.value, reason = excluded.reason, details = excluded.details`),
   scores: q('scores', 'SELECT * FROM scores WHERE run_id = $1 ORDER BY trial_id COLLATE "C", scorer_name COLLATE "C"'),
+  scoresOf: q('scores-of', `SELECT * FROM scores WHERE run_id = $1 AND trial_id = ANY($2::text[])
+    ORDER BY trial_id COLLATE "C", scorer_name COLLATE "C"`),
   insertJudgment: q('insert-judgment', `INSERT INTO judgments (run_id, trial_id, target_trial_id, producer_version, body) VALUES ($1, $2, $3, $4, $5)
     ON CONFLICT (run_id, trial_id, producer_version) DO UPDATE SET target_trial_id = excluded.target_trial_id, body = excluded.body`),
   judgments: q('judgments', `SELECT body FROM judgments WHERE run_id = $1
+    ORDER BY target_trial_id COLLATE "C", trial_id COLLATE "C", producer_version COLLATE "C"`),
+  judgmentsOf: q('judgments-of', `SELECT body FROM judgments WHERE run_id = $1 AND target_trial_id = ANY($2::text[])
     ORDER BY target_trial_id COLLATE "C", trial_id COLLATE "C", producer_version COLLATE "C"`),
   putArtifact: q('put-artifact', `INSERT INTO artifacts (run_id, kind, key, value) VALUES ($1, $2, $3, $4)
     ON CONFLICT (run_id, kind, key) DO UPDATE SET value = excluded.value`),

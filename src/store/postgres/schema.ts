@@ -147,4 +147,11 @@ export const MIGRATIONS: string[] = [
   `
   ALTER TABLE calls ADD COLUMN endpoint TEXT;
   `,
+  // Pages of a large run read without the rest: top-level trials in plan order, a page's judges,
+  // and the judgments of a page's trials.
+  `
+  CREATE INDEX trials_top ON trials (run_id, idx) WHERE target IS NULL;
+  CREATE INDEX trials_by_target ON trials (run_id, target) WHERE target IS NOT NULL;
+  CREATE INDEX judgments_by_target ON judgments (run_id, target_trial_id);
+  `,
 ];

@@ -184,12 +184,25 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
         }
       })());
     },
-    async listTrials(runId) {
+    async listTrials(runId, only = {}) {
       const same = interner();
-      return read(() => (st().trials.all(runId) as Row[]).map(r => toTrial(r, same)));
+      const rows = read(() => (only.trialIds ? st().trialsOf.all(runId, json(only.trialIds)) : st().trials.all(runId)) as Row[]);
+      return rows.map(r => toTrial(r, same));
     },
-    async listTrialStatuses(runId) {
-      return read(() => new Map((st().statuses.all(runId) as Row[]).map(r => [r.id as string, r.status as 'done' | 'failed'])));
+    async listTopTrials(runId, window) {
+      const same = interner();
+      return read(() => ({
+        trials: (st().topTrials.all(runId, window.limit, window.offset) as Row[]).map(r => toTrial(r, same)),
+        total: (st().topCount.get(runId) as Row).n as number,
+      }));
+    },
+    async listJudgeTrials(runId, targetIds) {
+      const same = interner();
+      return read(() => (st().judgeTrials.all(runId, json(targetIds)) as Row[]).map(r => toTrial(r, same)));
+    },
+    async listTrialStatuses(runId, only = {}) {
+      const rows = read(() => (only.trialIds ? st().statusesOf.all(runId, json(only.trialIds)) : st().statuses.all(runId)) as Row[]);
+      return new Map(rows.map(r => [r.id as string, r.status as 'done' | 'failed']));
     },
     saveTrialResult(r: TrialResult, fence?: WriteFence) {
       const key = fenceOf(r.runId, r.trialId, fence);
@@ -239,7 +252,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
     saveScores(scores: Score[]) {
       return write(() => { for (const s of scores) insertScore(st(), s); });
     },
-    async listScores(runId) {
+    async listScores(runId, only = {}) {
       // A run has a few scorers: their refs are read once and shared by every score.
       const refs = new Map<string, Score['scorer']>();
       const refOf = (r: Row) => {
@@ -248,18 +261,20 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
         if (!ref) refs.set(key, (ref = { name: r.scorer_name as string, version: r.scorer_version as string, args: parse(r.scorer_args) }));
         return ref;
       };
-      return read(() => (st().scores.all(runId) as Row[]).map(r => ({
+      const rows = read(() => (only.trialIds ? st().scoresOf.all(runId, json(only.trialIds)) : st().scores.all(runId)) as Row[]);
+      return rows.map(r => ({
         runId, trialId: r.trial_id as string, scorer: refOf(r),
         value: r.value as number | null,
         ...(r.reason != null ? { reason: r.reason as string } : {}),
         ...(r.details != null ? { details: parse(r.details) } : {}),
-      })));
+      }));
     },
     saveJudgments(judgments: Judgment[]) {
       return write(() => { for (const j of judgments) insertJudgment(st(), j); });
     },
-    async listJudgments(runId) {
-      return read(() => (st().judgments.all(runId) as Row[]).map(r => parse<Judgment>(r.body)));
+    async listJudgments(runId, only = {}) {
+      const rows = read(() => (only.targetTrialIds ? st().judgmentsOf.all(runId, json(only.targetTrialIds)) : st().judgments.all(runId)) as Row[]);
+      return rows.map(r => parse<Judgment>(r.body));
     },
     async claimTrials(runId, worker, trialIds, expiresAt) {
       // One upsert for all: a trial nobody holds, whose claim expired, or that this worker holds.

@@ -38,6 +38,12 @@ const SQL = {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
   trials: 'SELECT * FROM trials WHERE run_id = ? ORDER BY idx',
   statuses: 'SELECT id, status FROM trials WHERE run_id = ? AND status IS NOT NULL',
+  // Reads of a page of a large run: by the partial indexes of migration 7 and by primary keys.
+  trialsOf: 'SELECT * FROM trials WHERE run_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY idx',
+  topTrials: 'SELECT * FROM trials WHERE run_id = ? AND target IS NULL ORDER BY idx LIMIT ? OFFSET ?',
+  topCount: 'SELECT COUNT(*) AS n FROM trials WHERE run_id = ? AND target IS NULL',
+  judgeTrials: 'SELECT * FROM trials WHERE run_id = ? AND target IN (SELECT value FROM json_each(?)) ORDER BY idx',
+  statusesOf: 'SELECT id, status FROM trials WHERE run_id = ? AND id IN (SELECT value FROM json_each(?)) AND status IS NOT NULL',
   setTrialStatus: 'UPDATE trials SET status = ? WHERE run_id = ? AND id = ?',
   setTrialStatuses: 'UPDATE trials SET status = ? WHERE run_id = ? AND id IN (SELECT value FROM json_each(?))',
   insertCall: `INSERT INTO calls (run_id, trial_id, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at, model, endpoint)
@@ -50,9 +56,12 @@ const SQL = {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, trial_id, scorer_name, scorer_version)
     DO UPDATE SET scorer_args = excluded.scorer_args, value = excluded.value, reason = excluded.reason, details = excluded.details`,
   scores: 'SELECT * FROM scores WHERE run_id = ? ORDER BY trial_id, scorer_name',
+  scoresOf: 'SELECT * FROM scores WHERE run_id = ? AND trial_id IN (SELECT value FROM json_each(?)) ORDER BY trial_id, scorer_name',
   insertJudgment: `INSERT INTO judgments (run_id, trial_id, target_trial_id, producer_version, body) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (run_id, trial_id, producer_version) DO UPDATE SET target_trial_id = excluded.target_trial_id, body = excluded.body`,
   judgments: 'SELECT body FROM judgments WHERE run_id = ? ORDER BY target_trial_id, trial_id, producer_version',
+  judgmentsOf: `SELECT body FROM judgments WHERE run_id = ? AND target_trial_id IN (SELECT value FROM json_each(?))
+    ORDER BY target_trial_id, trial_id, producer_version`,
   putArtifact: `INSERT INTO artifacts (run_id, kind, key, value) VALUES (?, ?, ?, ?)
     ON CONFLICT (run_id, kind, key) DO UPDATE SET value = excluded.value`,
   artifacts: 'SELECT key, value FROM artifacts WHERE run_id = ? AND kind = ? ORDER BY key',
