@@ -5,6 +5,7 @@ export * from './chat-model.js';
 export * from './model-spec.js';
 export * from './item.js';
 export * from './trial.js';
+export * from './trial-page.js';
 export * from './call-record.js';
 export * from './scorer.js';
 export * from './test-definition.js';

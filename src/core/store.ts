@@ -8,6 +8,7 @@ import type { Judgment } from './judgment.js';
 import type { RunRecord, RunStatus } from './run-record.js';
 import type { Score } from './scorer.js';
 import type { Trial, TrialStatus } from './trial.js';
+import type { TrialPage, TrialPageRequest } from './trial-page.js';
 
 /** A page of a large read: `afterSeq` of the last row read, `limit` rows at most. */
 export interface CallPage {
@@ -215,6 +216,12 @@ export interface Store {
   /** Keep bytes once, by content hash (slides, decks). */
   putBlob(bytes: Uint8Array, mediaType: string): Promise<BlobRef>;
   getBlob(hash: string): Promise<{ ref: BlobRef; bytes: Uint8Array } | undefined>;
+
+  // Streamed reads of a large run (reports): a page at a time, so memory does not grow with the run.
+  /** A page of the run's trials in id order, with every call (outlined) and score of those trials (see TrialPage). */
+  readTrialPage(runId: string, page: TrialPageRequest): Promise<TrialPage>;
+  /** A page of the item versions a run plans, in hash order: `limit` at most, after `afterHash`. */
+  listRunItemPage(runId: string, page: { afterHash?: string; limit: number }): Promise<VersionedItem[]>;
 
   /**
    * Delete a run and everything that belongs only to it, in one transaction: its record, trials,

@@ -1,38 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { CallRecord, Store, Trial } from '../core/index.js';
 import { openStore } from '../store/index.js';
-import { historiesInOrder, reportCalls } from './history.js';
+import { historiesInOrder } from './history.js';
 
 const call = (over: Partial<CallRecord>): CallRecord => ({
   runId: 'r', trialId: 't1', step: 0, requestHash: 'rq', request: { messages: [{ role: 'user', content: 'a long prompt' }], params: {} },
   status: 'ok', result: { text: 'answer', warnings: [], usage: { inputTokens: 3, outputTokens: 1 }, raw: { big: 'x'.repeat(100) } },
   attempts: 1, latencyMs: 1, costUsd: 0.25, cached: false, createdAt: '2026-01-01T00:00:00.000Z', ...over,
-});
-
-describe('reportCalls', () => {
-  it('keeps one slim record per trial step: the newest, costing every call of the step, with only its answer text', async () => {
-    const store = await openStore('sqlite::memory:');
-    await store.saveCall(call({ trialId: 't1', status: 'error', result: undefined, error: { name: 'E', message: 'boom' }, costUsd: 0 }));
-    await store.saveCall(call({ trialId: 't2', costUsd: 0.5, result: { text: 'two', warnings: [] } }));
-    await store.saveCall(call({ trialId: 't1', costUsd: 0.25 }));
-    await store.saveCall(call({ trialId: 't1', step: 1, costUsd: 0.125, result: { text: 'second step', warnings: [] } }));
-    await store.saveCall(call({ trialId: 't3', status: 'error', result: undefined, error: { name: 'E', message: 'down' }, costUsd: 0.0625 }));
-    await store.saveCall(call({ trialId: 't3', status: 'error', result: undefined, error: { name: 'E', message: 'still down' }, costUsd: 0.0625 }));
-    await store.saveCall(call({ runId: 'other', trialId: 't1' }));
-    const slim = await reportCalls(store, 'r');
-    // In the order each step's newest call was stored.
-    expect(slim.map(c => [c.trialId, c.step, c.status, c.costUsd, c.result?.text ?? c.error?.message])).toEqual([
-      ['t2', 0, 'ok', 0.5, 'two'],
-      ['t1', 0, 'ok', 0.25, 'answer'],
-      ['t1', 1, 'ok', 0.125, 'second step'],
-      ['t3', 0, 'error', 0.125, 'still down'],
-    ]);
-    expect(slim[1]!.result).toEqual({ text: 'answer', warnings: [] });
-    expect(slim.every(c => c.request.messages.length === 0)).toBe(true);
-    // The run's total is unchanged by keeping one record per step.
-    expect(slim.reduce((a, c) => a + c.costUsd, 0)).toBe(await store.spentUsd('r'));
-    await store.close();
-  });
 });
 
 describe('historiesInOrder', () => {

@@ -31,32 +31,6 @@ export async function* eachCall(store: Store, runId: string, afterSeq = 0): Asyn
   }
 }
 
-const NO_REQUEST: CallRecord['request'] = { messages: [], params: {} };
-
-/**
- * What a report reads of a run's calls, read a page at a time and kept small: one record per
- * trial step, the newest (in the order the newest ones were stored), carrying the cost of every
- * call of that step and of its answer only the text. Requests, raw bodies and superseded
- * records are dropped as each page is read, so a report of a large run holds one slim record per
- * step, not every stored call.
- */
-export async function reportCalls(store: Store, runId: string): Promise<CallRecord[]> {
-  const bySteps = new Map<string, CallRecord>();
-  for await (const c of eachCall(store, runId)) {
-    const key = `${c.trialId}\u0000${c.step}`;
-    const earlier = bySteps.get(key);
-    const { request: _request, result, ...rest } = c;
-    const slim: CallRecord = {
-      ...rest, request: NO_REQUEST, costUsd: c.costUsd + (earlier?.costUsd ?? 0),
-      ...(result ? { result: { text: result.text, warnings: [] } } : {}),
-    };
-    // Moved to the end: the records stay in the order their newest call was stored.
-    if (earlier) bySteps.delete(key);
-    bySteps.set(key, slim);
-  }
-  return [...bySteps.values()];
-}
-
 /**
  * The stored history (newest call per step) of trials taken in order, read from the store a chunk
  * ahead of the workers and dropped once every trial of a chunk was taken: a resumed or rescored

@@ -1,13 +1,14 @@
 import { commandHint } from '../core/command-hint.js';
-import type { CallRecord, Item, JsonValue, RunRecord, ScorerRef, Store, TestDefinition, Trial } from '../core/index.js';
-import { latestCalls, reportCalls } from '../engine/history.js';
+import type { JsonValue, RunRecord, ScorerRef, Store, TestDefinition } from '../core/index.js';
 import { priceFor, unpricedReason } from '../providers/pricing.js';
-import { groupValues, itemResults, type ItemResult } from './aggregate.js';
-import { clipJson, clipText, MAX_REPORT_TEXT, privateTextScrubber, stringsOf } from './clip.js';
+import { groupValues, type ItemResult } from './aggregate.js';
+import { clipJson, clipText, MAX_REPORT_TEXT, privateTextScrubber } from './clip.js';
 import { suiteComparisons, type Comparison } from './comparisons.js';
 import { explanationReport, type ExplanationReport } from './explanations.js';
 import { meanInterval } from '../stats/inference/mean-interval.js';
 import { promptOf, type PromptMessage } from './prompt-text.js';
+import { privateItemTexts, wholeItem } from './run-items.js';
+import { readReportRows, type FailedTrial } from './run-rows.js';
 
 /** One table cell: a model's score on a test (or on one group of a test) with its interval and n. */
 export interface Cell {
@@ -145,15 +146,10 @@ export interface ReportOptions {
 export async function buildReportData(store: Store, runId: string, o: ReportOptions): Promise<ReportData> {
   const run = await store.getRun(runId);
   if (!run) throw new Error(`no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}`);
-  const [allTrials, versioned, calls, scores] = await Promise.all([
-    store.listTrials(runId), store.listRunItems(runId), reportCalls(store, runId), store.listScores(runId),
-  ]);
-  // Judge trials are reported through the explanation scores of the trials they judge.
-  const trials = allTrials.filter(t => t.target === undefined);
-  const judgeTrials = new Set(allTrials.filter(t => t.target !== undefined).map(t => t.id));
-  const items = new Map<string, Item>(versioned.map(v => [v.hash, v.item]));
   const headline = new Map([...o.tests.values()].map(t => [t.name, t.scorers[0]?.name ?? '']));
-  const results = itemResults(trials, items, calls, scores, headline);
+  // Read a page of trials at a time and kept as per-item results: memory follows the items, not the trials.
+  const stored = await readReportRows(store, runId, headline);
+  const { items, results } = stored;
   const resamples = o.resamples ?? 2000;
   const seed = o.seed ?? run.config.seed;
   // A model without a price has an unknown cost, not a free one (its calls are stored at $0).
@@ -174,22 +170,10 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
   };
 
   // Tests whose items span several languages get one row per language: one pooled mean would hide them.
-  const languagesOf = new Map<string, string[]>();
-  for (const t of trials) {
-    const lang = items.get(t.itemHash)?.language;
-    if (lang === undefined) continue;
-    const ls = languagesOf.get(t.test) ?? languagesOf.set(t.test, []).get(t.test)!;
-    if (!ls.includes(lang)) ls.push(lang);
-  }
-  for (const ls of languagesOf.values()) ls.sort();
+  const languagesOf = stored.languages;
   const splitLanguages = (test: string) => ((languagesOf.get(test)?.length ?? 0) > 1 ? languagesOf.get(test)! : []);
 
-  const trialCount = new Map<string, number>();
-  const count = (k: string) => trialCount.set(k, (trialCount.get(k) ?? 0) + 1);
-  for (const t of trials) {
-    count(`${t.modelAlias}\u0000${t.test}`);
-    count(`${t.modelAlias}\u0000${t.test}\u0000${items.get(t.itemHash)?.language ?? ''}`);
-  }
+  const { trialCount } = stored;
   const byCell = groupBy(results, r => `${r.model}\u0000${r.test}`);
   const cells: Cell[] = [];
   const groups: GroupCell[] = [];
@@ -212,25 +196,21 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
       .sort((a, b) => (a.value! - b.value!) || (a.item.id < b.item.id ? -1 : 1))
       .slice(0, o.examplesPer ?? 5);
     for (const r of wrong) {
+      const item = wholeItem(r.item)!; // public, so held whole
       const answer = clipText(r.lastAnswer ?? '', MAX_REPORT_TEXT);
-      const input = clipJson(r.item.input as JsonValue, MAX_REPORT_TEXT);
-      const expected = (r.item.accepted ?? r.item.references ?? []).map(x => clipText(x, MAX_REPORT_TEXT));
+      const input = clipJson(item.input as JsonValue, MAX_REPORT_TEXT);
+      const expected = (item.accepted ?? item.references ?? []).map(x => clipText(x, MAX_REPORT_TEXT));
       failures.push({
-        model, test, itemId: r.item.id, input: input.value, prompt: promptOf(o.tests.get(test), r.item), expected: expected.map(x => x.text),
+        model, test, itemId: item.id, input: input.value, prompt: promptOf(o.tests.get(test), item), expected: expected.map(x => x.text),
         answer: answer.text, answerLength: answer.length, truncated: answer.truncated || input.truncated || expected.some(x => x.truncated),
         value: r.value!, reason: clipText(r.lastReason ?? '', MAX_REPORT_TEXT).text,
       });
     }
   }
 
-  const trialFailures = failureGroups(trials, items, calls, run.config.models.map(m => m.alias));
-  const aliasOf = new Map(trials.map(t => [t.id, t.modelAlias]));
-  const costByModel = new Map<string, number>();
-  for (const c of calls) {
-    const alias = aliasOf.get(c.trialId);
-    // Judge calls belong to no model under test; the explanation section reports their cost.
-    if (alias !== undefined) costByModel.set(alias, (costByModel.get(alias) ?? 0) + c.costUsd);
-  }
+  const trialFailures = stored.failedTrials.length ? failureGroups(stored.failedTrials, await privateItemTexts(store, runId), run.config.models.map(m => m.alias)) : [];
+  // Judge calls belong to no model under test; the explanation section reports their cost.
+  const costByModel = stored.costs.byModel();
   const models: ModelInfo[] = run.config.models.map(m => {
     const mine = results.filter(r => r.model === m.alias);
     const priced = !unpricedModels.has(m.alias);
@@ -242,18 +222,19 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
       costPerCorrect: costUsd !== null && correct > 0 ? costUsd / correct : null, failed: mine.reduce((a, r) => a + r.failed, 0),
     };
   });
-  const testNames = [...new Set(trials.map(t => t.test))].sort();
+  const testNames = stored.tests;
   const rows: ReportRow[] = testNames.flatMap((test): ReportRow[] => {
     const langs = splitLanguages(test);
     return langs.length ? langs.map(language => ({ test, language, label: `${test} · ${language}` })) : [{ test, language: null, label: test }];
   });
   const explained = explanationReport({
-    trials, items, scores, calls, judgeTrials, models: run.config.models.map(m => m.alias), resamples, seed, examplesPer: o.examplesPer ?? 5,
+    ...stored.explanation, items, judgeCostUsd: stored.costs.judges(), models: run.config.models.map(m => m.alias), resamples, seed, examplesPer: o.examplesPer ?? 5,
   });
-  const itemById = new Map([...items.values()].map(i => [i.id, i]));
+  // Examples come from public items, which the report holds whole.
+  const publicById = new Map([...items.values()].flatMap(({ item }) => { const whole = wholeItem(item); return whole?.visibility === 'public' ? [[whole.id, whole] as const] : []; }));
   const explanations = explained && {
     ...explained,
-    examples: explained.examples.map(x => ({ ...x, prompt: promptOf(o.tests.get(explained.test), itemById.get(x.itemId)!) })),
+    examples: explained.examples.map(x => ({ ...x, prompt: promptOf(o.tests.get(explained.test), publicById.get(x.itemId)!) })),
   };
   const unpriced = [
     ...run.config.models.filter(m => unpricedModels.has(m.alias)).map(m => m.spec),
@@ -275,7 +256,7 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
     })),
     rows, cells, groups, failures, trialFailures, unpriced, explanations, comparisons,
     // An unpriced model's calls may carry a list price charged before the endpoint was known: left out.
-    totalCostUsd: calls.reduce((a, c) => a + (unpricedModels.has(aliasOf.get(c.trialId) ?? '') ? 0 : c.costUsd), 0),
+    totalCostUsd: stored.costs.total(model => unpricedModels.has(model)),
     interval: { method: 'bootstrap-percentile', resamples, level: 0.95, seed },
   };
 }
@@ -284,25 +265,21 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
  * The stored errors of failed trials (the newest record of each step, as the engine reads them;
  * the first step whose newest record is an error), grouped per model, test and error.
  */
-function failureGroups(trials: Trial[], items: Map<string, Item>, calls: CallRecord[], modelOrder: string[]): TrialFailureGroup[] {
-  const scrub = privateTextScrubber([...items.values()].filter(i => i.visibility !== 'public')
-    .flatMap(i => [i.id, ...stringsOf(i.input), ...stringsOf(i.accepted), ...stringsOf(i.references), ...stringsOf(i.answer)]));
-  const latest = latestCalls(calls);
+function failureGroups(failed: FailedTrial[], privateTexts: string[], modelOrder: string[]): TrialFailureGroup[] {
+  const scrub = privateTextScrubber(privateTexts);
   const out = new Map<string, TrialFailureGroup>();
-  for (const t of [...trials].sort((a, b) => a.index - b.index)) {
-    const failed = (latest.get(t.id) ?? []).find(c => c?.status === 'error');
-    if (!failed) continue;
-    const full = scrub(failed.error?.message ?? '(no error message was stored)');
-    const kind = failed.error?.kind ?? null;
-    const statusCode = failed.error?.statusCode ?? null;
-    const key = [t.modelAlias, t.test, kind ?? '', statusCode ?? '', full].join('\u0000');
+  for (const t of failed) {
+    const full = scrub(t.error?.message ?? '(no error message was stored)');
+    const kind = t.error?.kind ?? null;
+    const statusCode = t.error?.statusCode ?? null;
+    const key = [t.model, t.test, kind ?? '', statusCode ?? '', full].join('\u0000');
     const g = out.get(key);
     if (g) {
       g.count++;
       continue;
     }
     const m = clipText(full, MAX_REPORT_TEXT);
-    out.set(key, { model: t.modelAlias, test: t.test, message: m.text, kind, statusCode, count: 1, exampleTrialId: t.id, messageLength: m.length, truncated: m.truncated });
+    out.set(key, { model: t.model, test: t.test, message: m.text, kind, statusCode, count: 1, exampleTrialId: t.id, messageLength: m.length, truncated: m.truncated });
   }
   const order = (m: string) => (modelOrder.includes(m) ? modelOrder.indexOf(m) : modelOrder.length);
   return [...out.values()].sort((a, b) => order(a.model) - order(b.model) || (a.test < b.test ? -1 : a.test > b.test ? 1 : 0) || b.count - a.count);

@@ -1,9 +1,10 @@
-import type { CallRecord, Item, JsonValue, Score, ScorerRef, Trial } from '../core/index.js';
+import type { JsonValue, Score, ScorerRef, Trial } from '../core/index.js';
 import { cohenKappa } from '../stats/agreement/index.js';
 import { EXPLANATION_SCORER, type ExplanationStatus, type StoredJudgment } from '../suites/judging/score.js';
 import { clipJson, clipText, MAX_REPORT_TEXT } from './clip.js';
 import { meanInterval } from '../stats/inference/mean-interval.js';
 import type { PromptMessage } from './prompt-text.js';
+import { wholeItem, type ItemEntry } from './run-items.js';
 
 /** A model's explanation score on the judged test: the share of explanations both judges pass. */
 export interface ExplanationCell {
@@ -92,9 +93,11 @@ function agreementOf(judges: [string, string], scores: Score[]): JudgeAgreement 
  * computed from the stored `explanation-dual-judge` scores. Null when no explanation was judged.
  */
 export function explanationReport(a: {
-  trials: Trial[]; items: Map<string, Item>; scores: Score[]; calls: CallRecord[];
-  /** Ids of the judge trials, whose calls are the judging cost. */
-  judgeTrials: ReadonlySet<string>;
+  /** The run's explanation scores, in score order, with the trials they score and those trials' last answers. */
+  scores: Score[]; trials: ReadonlyMap<string, Trial>; answers: ReadonlyMap<string, string>;
+  items: ReadonlyMap<string, ItemEntry>;
+  /** What every judge call of the run cost. */
+  judgeCostUsd: number;
   models: string[]; resamples: number; seed: number; examplesPer: number;
 }): ExplanationReport | null {
   const mine = a.scores.filter(s => s.scorer.name === EXPLANATION_SCORER);
@@ -102,9 +105,8 @@ export function explanationReport(a: {
   const scorer = mine[0]!.scorer;
   const judges = ((scorer.args.judges ?? []) as Array<{ alias: string; spec: string; family: string }>).map(j => ({ alias: j.alias, spec: j.spec, family: j.family }));
   const pair: [string, string] = [judges[0]?.alias ?? '', judges[1]?.alias ?? ''];
-  const trialOf = new Map(a.trials.map(t => [t.id, t]));
-  const answers = new Map<string, string>();
-  for (const c of a.calls) if (c.status === 'ok' && c.result) answers.set(c.trialId, c.result.text);
+  const trialOf = a.trials;
+  const answers = a.answers;
   const byModel = new Map<string, Array<{ s: Score; t: Trial }>>();
   for (const s of mine) {
     const t = trialOf.get(s.trialId);
@@ -131,12 +133,12 @@ export function explanationReport(a: {
     const note = values.length ? null : na ? na.s.reason ?? 'not applicable' : counts['no-explanation'] === rows.length ? 'no explanations given' : 'no explanation could be scored';
     cells.push({ model, test, n, ...ci, counts, passed, note });
     // Published examples come from public items only; private items never leave the store.
-    const wrong = rows.filter(r => r.s.value === 0 && a.items.get(r.t.itemHash)?.visibility === 'public')
+    const wrong = rows.filter(r => r.s.value === 0 && a.items.get(r.t.itemHash)?.item.visibility === 'public')
       .sort((x, y) => (x.t.itemId < y.t.itemId ? -1 : x.t.itemId > y.t.itemId ? 1 : x.t.repeat - y.t.repeat))
       .filter((r, i, all) => all.findIndex(o => o.t.itemHash === r.t.itemHash) === i)
       .slice(0, a.examplesPer);
     for (const { s, t } of wrong) {
-      const input = clipJson(a.items.get(t.itemHash)!.input as JsonValue, MAX_REPORT_TEXT);
+      const input = clipJson(wholeItem(a.items.get(t.itemHash)!.item)!.input as JsonValue, MAX_REPORT_TEXT);
       const answer = clipText(answers.get(t.id) ?? '', MAX_REPORT_TEXT);
       const reason = clipText(s.reason ?? '', MAX_REPORT_TEXT);
       examples.push({
@@ -145,10 +147,8 @@ export function explanationReport(a: {
       });
     }
   }
-  let costUsd = 0;
-  for (const c of a.calls) if (a.judgeTrials.has(c.trialId)) costUsd += c.costUsd;
   return {
-    test, scorer, judges, cells, examples, costUsd,
+    test, scorer, judges, cells, examples, costUsd: a.judgeCostUsd,
     agreement: agreementOf(pair, mine),
     agreementByModel: cells.map(c => ({ model: c.model, ...agreementOf(pair, (byModel.get(c.model) ?? []).map(r => r.s)) })),
   };

@@ -9,6 +9,7 @@ import { checkUrl, createPool, openError, publicUrl, withRetry } from './connect
 import { deleteRunPostgres } from './delete-run.js';
 import { SQL } from './queries.js';
 import { MIGRATIONS } from './schema.js';
+import { postgresTrialPages } from './trial-pages.js';
 import { slotChange } from '../permit-bucket.js';
 
 type Row = Record<string, unknown>;
@@ -271,6 +272,7 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
       return { ref: { hash, mediaType: row.media_type as string, size: row.size as number }, bytes: new Uint8Array(row.bytes as Buffer) };
     },
     deleteRun: (runId, d = {}) => tx(c => deleteRunPostgres(c, runId, d.force ?? false)),
+    ...postgresTrialPages(tx, run),
   };
 }
 

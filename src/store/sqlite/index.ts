@@ -11,6 +11,7 @@ import { faultOf, storeError } from '../faults.js';
 import { deleteRunSqlite } from './delete-run.js';
 import { createGroupCommit } from './group-commit.js';
 import { sqlitePermits } from './permits.js';
+import { sqliteTrialPages } from './trial-pages.js';
 import { MIGRATIONS } from './schema.js';
 import { insertJudgment, insertScore, prepare } from './statements.js';
 import { interner, toCall, toRun, toTrial, trialRow } from './rows.js';
@@ -349,6 +350,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       return read(() => deleteRunSqlite(db, runId, d.force ?? false));
     },
     ...sqlitePermits(() => db, read),
+    ...sqliteTrialPages(() => db, read),
   };
 }
 

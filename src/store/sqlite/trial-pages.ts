@@ -1,0 +1,53 @@
+import type Database from 'better-sqlite3';
+import type { TrialPage, TrialPageRequest, VersionedItem } from '../../core/index.js';
+import { interner, toTrial } from './rows.js';
+import { pageRowsOfRun } from '../page-rows.js';
+
+type Row = Record<string, unknown>;
+
+/** A trial-id range of a page: after `lo` (none: from the start) up to and including `hi` (none: to the end). */
+const range = (column: string, lo: boolean, hi: boolean) => `${lo ? ` AND ${column} > @lo` : ''}${hi ? ` AND ${column} <= @hi` : ''}`;
+
+const SQL = {
+  trials: (lo: boolean) => `SELECT * FROM trials WHERE run_id = @run${lo ? ' AND id > @lo' : ''} ORDER BY id LIMIT @limit`,
+  // The answer's text only: requests and raw bodies are never read.
+  calls: (lo: boolean, hi: boolean) => `SELECT seq, trial_id, step, status, json_extract(result, '$.text') AS text, error, cost_usd FROM calls
+    WHERE run_id = @run${range('trial_id', lo, hi)} ORDER BY seq`,
+  scores: (lo: boolean, hi: boolean) => `SELECT * FROM scores WHERE run_id = @run${range('trial_id', lo, hi)} ORDER BY trial_id, scorer_name`,
+  items: (lo: boolean) => `SELECT i.hash, i.body, ri.file, ri.line FROM run_items ri JOIN items i ON i.hash = ri.item_hash
+    WHERE ri.run_id = @run${lo ? ' AND ri.item_hash > @lo' : ''} ORDER BY ri.item_hash LIMIT @limit`,
+};
+
+/**
+ * The streamed reads of a run in the SQLite file: pages of trials with their calls and scores, and
+ * pages of its items, each read by primary key or index range (no page rescans the run).
+ */
+export function sqliteTrialPages(db: () => Database.Database, read: <T>(fn: () => T) => T) {
+  const prepared = new Map<string, { db: Database.Database; st: Database.Statement }>();
+  const st = (sql: string) => {
+    const d = db();
+    let p = prepared.get(sql);
+    if (p?.db !== d) prepared.set(sql, (p = { db: d, st: d.prepare(sql) }));
+    return p.st;
+  };
+  const rowsOf = pageRowsOfRun();
+  return {
+    async readTrialPage(runId: string, page: TrialPageRequest): Promise<TrialPage> {
+      return read(() => db().transaction(() => {
+        const lo = page.afterId !== undefined;
+        const rows = rowsOf(runId);
+        const same = interner();
+        const trials = (st(SQL.trials(lo)).all({ run: runId, limit: page.limit, ...(lo ? { lo: page.afterId } : {}) }) as Row[]).map(r => toTrial(r, same));
+        const hi = trials.length === page.limit ? trials.at(-1)!.id : undefined;
+        const bounds = { run: runId, ...(lo ? { lo: page.afterId } : {}), ...(hi !== undefined ? { hi } : {}) };
+        const calls = (st(SQL.calls(lo, hi !== undefined)).all(bounds) as Row[]).map(rows.call);
+        const scores = (st(SQL.scores(lo, hi !== undefined)).all(bounds) as Row[]).map(rows.score);
+        return { trials, calls, scores };
+      })());
+    },
+    async listRunItemPage(runId: string, page: { afterHash?: string; limit: number }): Promise<VersionedItem[]> {
+      const lo = page.afterHash !== undefined;
+      return read(() => (st(SQL.items(lo)).all({ run: runId, limit: page.limit, ...(lo ? { lo: page.afterHash } : {}) }) as Row[]).map(rowsOf(runId).item));
+    },
+  };
+}
