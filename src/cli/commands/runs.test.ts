@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,5 +22,21 @@ describe('paideia runs', () => {
     const [r] = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
     expect(r).toMatchObject({ id: runId, status: 'completed', models: ['baseline:gold', 'baseline:copy'], trials: 20, failures: 0, costUsd: 0, costIncomplete: false });
     expect((await runCli(['runs', '--format', 'csv'], { cwd })).code).toBe(2);
+  });
+
+  it('bundle writes the run as one static HTML file with its results and trials, keys of the environment redacted; a missing run is exit 2 with the runs hint', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-runs-'));
+    const runId = (await runCli(['run', suite, '-m', 'baseline:gold', '--repeats', '1'], { cwd })).stdout.trim();
+    const r = await runCli(['runs', 'bundle', runId, '--out', 'run.html'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`bundle: ${join(cwd, 'run.html')}`);
+    const html = readFileSync(join(cwd, 'run.html'), 'utf8');
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toContain(`<h1>Run ${runId}</h1>`);
+    expect(html).toContain('<h2>Trials (5)</h2>');
+    const missing = await runCli(['runs', 'bundle', 'run-nope'], { cwd });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no run "run-nope" in sqlite:.*; list runs with: paideia runs --store sqlite:/);
   });
 });

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
 import { renderRunsTable, summarizeRuns } from '../../report/runs-summary.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
+import { registerRunsBundle } from './runs-bundle.js';
 import { registerRunsDelete } from './runs-delete.js';
 
 export function registerRuns(program: Command): void {
@@ -20,4 +21,5 @@ export function registerRuns(program: Command): void {
       }
     });
   registerRunsDelete(runs);
+  registerRunsBundle(runs);
 }
