@@ -8,6 +8,7 @@ import type { FakeServer } from '../providers/testing/fake-servers.js';
 import { summarizeRuns } from '../report/runs-summary.js';
 import { startRun } from '../runs.js';
 import { openStore } from '../store/index.js';
+import type { RunInUseAnswer } from './api-types.js';
 import { startWebServer, type RunningServer } from './serve.js';
 
 // A real learning run: 2 decks, each studied by 2 learners (one whose calls all fail) and rated by a judge on D1 and D2.
@@ -55,7 +56,7 @@ describe('the runs API on a learning run', () => {
     expect(detail.counts.byKind.map(k => [k.kind, k.total, k.failed])).toEqual([['learning-deck', 2, 0], ['learning-learner', 4, 2], ['learning-judge', 4, 0]]);
   });
 
-  it('deletes a run under the write rules: JSON only, same origin, then the run and its trial index are gone', async () => {
+  it('deletes a run under the write rules: JSON only, same origin, refused while a worker holds it unless forced, then the run and its trial index are gone', async () => {
     const id = outcome.runId;
     expect((await get<{ total: number }>(`/runs/${id}/trials`)).total).toBe(2);
     expect((await del(`/runs/${id}`, {})).status).toBe(415);
@@ -63,12 +64,18 @@ describe('the runs API on a learning run', () => {
     expect((await get<unknown[]>('/runs'))).toHaveLength(1);
     const worker = { workerId: 'w1', pid: 7, host: 'lab' };
     const deck = (await store.listTrials(id))[0]!;
-    await store.claimTrials(id, worker, [deck.id], Date.now() + 60_000);
+    const until = Date.now() + 60_000;
+    await store.claimTrials(id, worker, [deck.id], until);
     const inUse = await del(`/runs/${id}`);
     expect(inUse.status).toBe(409);
-    expect(((await inUse.json()) as { error: string }).error).toMatch(/in use: 1 trial\(s\) held by worker w1 \(pid 7 on lab\).*paideia runs delete .* --force --yes/);
-    await store.releaseClaims(id, 'w1');
-    const ok = await del(`/runs/${id}`);
+    const answer = (await inUse.json()) as RunInUseAnswer;
+    expect(answer.error).toMatch(/in use: 1 trial\(s\) held by worker w1 \(pid 7 on lab\).*\?force=1.*paideia runs delete .* --force --yes/);
+    // Who holds it until when, for the page to say.
+    expect(answer.inUse.holders).toEqual([{ workerId: 'w1', pid: 7, host: 'lab', trials: 1, expiresAt: new Date(until).toISOString() }]);
+    expect((await del(`/runs/${id}?force=0`)).status).toBe(409);
+    expect(await store.getRun(id)).toBeDefined();
+    // Forced while the claim is live: deleted with everything, as the CLI's --force does.
+    const ok = await del(`/runs/${id}?force=1`);
     expect(ok.status).toBe(200);
     const { deleted } = (await ok.json()) as { deleted: { runId: string; trials: number; calls: number; blobs: number } };
     expect(deleted).toMatchObject({ runId: id, trials: 10 });

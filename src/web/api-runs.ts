@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { RunInUseError, type RunRecord, type Store } from '../core/index.js';
 import { summarizeRuns } from '../report/runs-summary.js';
 import { countTrials } from '../report/trial-counts.js';
+import type { DeleteAnswer, RunDetail, RunInUseAnswer, RunListEntry } from './api-types.js';
 import type { LiveRuns } from './live.js';
 import { trialDetail, type Redact } from './trial-detail.js';
 import { RunIndex } from './run-index.js';
@@ -30,7 +31,7 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
       const record = kindOf.get(s.id);
       const progress = live.get(s.id)?.progress;
       return { ...s, kind: record?.kind ?? 'suite', updatedAt: record?.updatedAt ?? s.createdAt, live: progress ?? null };
-    }));
+    }) satisfies RunListEntry[]);
   });
 
   api.get('/runs/:id', async c => {
@@ -47,7 +48,7 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
       resumable: (await store.listArtifacts(run.id, 'web-launch')).length > 0,
       // Runs whose outputs were judged can be scored blind by experts too.
       judged: (await store.listJudgments(run.id)).length > 0,
-    });
+    } satisfies RunDetail);
   });
 
   api.get('/runs/:id/trials', async c => {
@@ -61,21 +62,26 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
     return c.json({ total: page.total, offset: query.offset, limit: query.limit, rows: page.rows.map(r => ({ ...r, input: r.input.slice(0, 300), output: r.output.slice(0, 300) })) });
   });
 
-  // A write like the others (security.ts: JSON, same origin). A run this server is running, or one
-  // a worker holds live claims on, is refused: stop it first.
+  // A write like the others (security.ts: JSON, same origin). A run this server is running is
+  // refused: stop it first. One a worker holds live claims on is refused with who holds it until
+  // when, unless `?force=1` (as `paideia runs delete --force`): its workers can then store nothing more.
   api.delete('/runs/:id', async c => {
     const id = c.req.param('id');
+    const force = c.req.query('force') === '1';
     const l = live.get(id);
     if (l && !l.outcome && !l.error) return c.json({ error: `run ${id} is running in this server; stop it (Stop (drain) on its page) and delete it once it has stopped` }, 409);
     try {
-      const deleted = await store.deleteRun(id);
+      const deleted = await store.deleteRun(id, { force });
       if (!deleted) return c.json({ error: `no run "${id}" in this store` }, 404);
       indexes.delete(id);
       live.forget(id);
-      return c.json({ deleted });
+      return c.json({ deleted } satisfies DeleteAnswer);
     } catch (error) {
       if (error instanceof RunInUseError) {
-        return c.json({ error: `run ${id} is in use: ${error.usage}. Stop its workers (or wait until their leases run out), then delete it; the command line can force it: paideia runs delete ${id} --force --yes` }, 409);
+        return c.json({
+          error: `run ${id} is in use: ${error.usage}. Stop its workers (or wait until their leases run out), then delete it; to delete it anyway (its workers can then store nothing more), send DELETE /api/runs/${id}?force=1 (the page's Delete anyway) or run: paideia runs delete ${id} --force --yes`,
+          inUse: { holders: error.holders.map(h => ({ workerId: h.workerId, pid: h.pid, host: h.host, trials: h.trials, expiresAt: new Date(h.expiresAt).toISOString() })) },
+        } satisfies RunInUseAnswer, 409);
       }
       throw error;
     }

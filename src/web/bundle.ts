@@ -1,6 +1,8 @@
 import type { CallRecord, Store } from '../core/index.js';
 import { escapeHtml } from '../core/escape.js';
 import { eachCall } from '../engine/history.js';
+import { bundleFigures, FIGURE_STYLE } from './bundle-figures.js';
+import { runCharts } from './results-charts.js';
 import { runResults } from './results.js';
 import type { Redact } from './trial-detail.js';
 
@@ -11,20 +13,24 @@ export const BUNDLE_TRIAL_DETAILS = 2000;
 const POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 const STYLE = `body{font:15px/1.45 system-ui,sans-serif;color:#111;margin:24px;max-width:1200px}table{border-collapse:collapse;width:100%;margin:8px 0 16px}
 th,td{border-bottom:1px solid #c9ced6;padding:4px 8px;text-align:left;vertical-align:top}th{background:#f3f5f8}pre{white-space:pre-wrap;overflow-wrap:anywhere;
-font:13px/1.4 monospace;margin:4px 0}details{border:1px solid #c9ced6;border-radius:6px;padding:6px 10px;margin:8px 0}.bad{color:#a4161a}`;
+font:13px/1.4 monospace;margin:4px 0}details{border:1px solid #c9ced6;border-radius:6px;padding:6px 10px;margin:8px 0}.bad{color:#a4161a}
+${FIGURE_STYLE}`;
 
 const e = escapeHtml;
 const fmt = (v: number | null) => (v === null ? '–' : v.toFixed(3));
 
 /**
  * A run as one static HTML file (like Inspect's `view bundle`): its results with intervals and n,
+ * the figures of its kind's report (as the run's page draws them) as inline SVG with their tables,
  * every trial with its score, and the first trials' calls in full (messages, answer, raw request
  * and response, keys redacted). Made from the store alone; opens from disk with no server.
  */
 export async function renderRunBundle(store: Store, runId: string, redact: Redact): Promise<string | undefined> {
   const run = await store.getRun(runId);
   if (!run) return undefined;
-  const [trials, statuses, scores, results] = await Promise.all([store.listTrials(runId), store.listTrialStatuses(runId), store.listScores(runId), runResults(store, runId)]);
+  const [trials, statuses, scores, results, charts] = await Promise.all([
+    store.listTrials(runId), store.listTrialStatuses(runId), store.listScores(runId), runResults(store, runId), runCharts(store, run),
+  ]);
   const top = trials.filter(t => t.target === undefined).sort((a, b) => a.index - b.index);
   const detailed = new Set(top.slice(0, BUNDLE_TRIAL_DETAILS).map(t => t.id));
   const judgeOf = new Map(trials.filter(t => t.target !== undefined).map(t => [t.id, t.target!]));
@@ -41,6 +47,7 @@ export async function renderRunBundle(store: Store, runId: string, redact: Redac
     '<h2>Results</h2><table><caption>Mean over items with 95% bootstrap interval and n</caption><thead><tr><th>Measure</th><th>Model</th><th>Mean</th><th>95% interval</th><th>n</th><th>Unscored</th></tr></thead><tbody>',
     ...results.map(r => `<tr><td>${e(r.measure)}</td><td>${e(r.model)}</td><td>${fmt(r.mean)}</td><td>${r.low === null ? '–' : `${fmt(r.low)} – ${fmt(r.high)}`}</td><td>${r.n}</td><td>${r.unscored}</td></tr>`),
     '</tbody></table>',
+    bundleFigures(charts),
     `<h2>Trials (${top.length})</h2><table><thead><tr><th>#</th><th>Model</th><th>Item</th><th>Status</th><th>Scores</th></tr></thead><tbody>`,
     ...top.map(t => `<tr><td>${detailed.has(t.id) ? `<a href="#t-${e(t.id)}">${t.index + 1}</a>` : t.index + 1}</td><td>${e(t.modelAlias)}</td><td>${e(t.itemId)}</td><td>${e(statuses.get(t.id) ?? 'pending')}</td><td>${e(scoreOf.get(t.id) ?? '')}</td></tr>`),
     '</tbody></table>',

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Store } from '../core/index.js';
+import type { ChartsAnswer, TauAnswer } from './api-types.js';
 import { alignment, runCharts, type AttachedFile, type RunCharts } from './results-charts.js';
 import { isSlideOfRun } from './trial-detail-deck.js';
 import type { RunEdits } from './run-edits.js';
@@ -29,7 +30,7 @@ export function resultsApi(store: Store, edits: RunEdits): Hono {
       made.set(run.id, entry);
       entry.charts.catch(() => made.delete(run.id));
     }
-    return c.json(await entry.charts);
+    return c.json((await entry.charts) satisfies ChartsAnswer);
   });
 
   // The alignment with the files `validity analyze` takes beside the stored ratings, uploaded from the page.
@@ -44,7 +45,7 @@ export function resultsApi(store: Store, edits: RunEdits): Hono {
       if (typeof f.name !== 'string' || typeof f.text !== 'string') return c.json({ error: `${key}: send { name, text } (the CSV file's name and its text)` }, 400);
       files[key] = { name: f.name, text: f.text };
     }
-    return c.json(await alignment(store, run.id, files));
+    return c.json((await alignment(store, run.id, files)) satisfies TauAnswer);
   });
 
   api.get('/runs/:id/blobs/:hash', async c => {

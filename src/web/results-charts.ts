@@ -6,19 +6,9 @@ import { scenarioReport } from '../scenarios/index.js';
 import { BUILT_IN_TESTS } from '../suites/tests/index.js';
 import { analyze, parseCsv, tableFromRun, type AlignmentRow, type BaselineRow } from '../validity/index.js';
 
-/** A mean with its n and 95% interval, as the reports give it. */
-export interface Estimate { mean: number | null; n: number; low: number | null; high: number | null }
+import type { Estimate, PairedDifference } from './api-types.js';
 
-/** A paired difference a - b with its 95% interval, and the report's words for it (the overlap warning). */
-export interface PairedDifference {
-  /** What was compared: a test (suite runs; `test · language` per language) or `score` (scenario runs). */
-  scope: string;
-  a: string; b: string; n: number;
-  difference: number | null; low: number | null; high: number | null;
-  overlap: boolean;
-  /** The report's note: the overlap warning, or null (suites) / who scores higher (scenarios) when apart. */
-  note: string | null;
-}
+export type { Estimate, PairedDifference };
 
 /**
  * The kind-specific figures of a run, taken from the report the CLI makes of it (`paideia

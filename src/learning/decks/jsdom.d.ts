@@ -16,6 +16,7 @@ declare module 'jsdom' {
     innerHTML: string;
     readonly children: ArrayLike<MiniElement> & Iterable<MiniElement>;
     getAttribute(name: string): string | null;
+    getAttributeNames(): string[];
     setAttribute(name: string, value: string): void;
     removeAttribute(name: string): void;
     querySelectorAll(selector: string): Iterable<MiniElement> & { readonly length: number };

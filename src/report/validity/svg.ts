@@ -8,7 +8,7 @@ const sx = (v: number) => M + ((v + 1) / 2) * (W - 2 * M);
 const sy = (v: number) => H - M - ((v + 1) / 2) * (H - 2 * M);
 
 /** tau with experts (x) against tau with the outcome (y), one point per rater x prompt; baselines as squares. */
-export function tauPlot(r: ValidityReport, item: string): string {
+export function tauPlot(r: Pick<ValidityReport, 'alignment' | 'baselines'>, item: string): string {
   const points = r.alignment.filter(a => a.item === item && a.tauExperts && a.tauOutcome && !Number.isNaN(a.tauExperts.tau) && !Number.isNaN(a.tauOutcome.tau));
   const marks = points.map(a => {
     const x = sx(a.tauExperts!.tau);

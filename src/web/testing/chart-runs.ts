@@ -48,6 +48,8 @@ export interface ChartRuns {
   learning: string;
   /** The files `validity analyze` takes beside the study's ratings. */
   files: { experts: string; outcomes: string; observations: string };
+  /** Where the scenario runs' tutors and judges answer, and the duo's scenario file, for a test's own scenario runs. */
+  scenario: { env: Env; file: string };
   close(): Promise<void>;
 }
 
@@ -90,7 +92,7 @@ export async function makeChartRuns(store: Store, dir: string, suiteEnv: Env): P
     kind: 'learning', units: UNITS, generators: ['good=openai:gen-good', 'poor=openai:gen-poor'], learners: ['strong=openai:learner-strong'], judges: ['ja=openai:judge-a'],
   } as RunConfig, store, { OPENAI_BASE_URL: learning.baseURL, OPENAI_API_KEY: 'k' });
   return {
-    suite, duo, explain, study, learning: learningRun, files,
+    suite, duo, explain, study, learning: learningRun, files, scenario: { env, file: duoFile },
     async close() { await Promise.all([tutors, example, learning, units].map(s => s.close())); },
   };
 }

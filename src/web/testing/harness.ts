@@ -18,6 +18,20 @@ export async function buildAssets(outDir: string): Promise<void> {
   await build({ configFile: join(ROOT, 'web/vite.config.ts'), build: { outDir, emptyOutDir: true }, logLevel: 'silent' });
 }
 
+/**
+ * `dir/suites/mini`: four real items whose accepted answer is the one the scripted model gives
+ * when it is right; `id` renames them (a test's hostile item ids).
+ */
+export function writeMiniSuite(dir: string, id?: (index: number, original: string) => string): void {
+  mkdirSync(join(dir, 'suites/mini'), { recursive: true });
+  const items = readFileSync(join(ROOT, 'data/samples/english/exercises.jsonl'), 'utf8').split('\n').filter(Boolean).slice(0, 4)
+    .map((line, i) => {
+      const item = JSON.parse(line) as { id: string };
+      return JSON.stringify({ ...item, id: id ? id(i, item.id) : item.id, accepted: ['himself'] });
+    });
+  writeFileSync(join(dir, 'suites/mini/exercises.jsonl'), `${items.join('\n')}\n`);
+}
+
 export interface Harness {
   dir: string;
   store: Store;
@@ -38,11 +52,7 @@ export async function startHarness(reply: FakeReplyFunction): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'paideia-web-'));
   const assetsDir = join(dir, 'assets-build');
   await buildAssets(assetsDir);
-  mkdirSync(join(dir, 'suites/mini'), { recursive: true });
-  // Four real items whose accepted answer is the one the scripted model gives when it is right.
-  const items = readFileSync(join(ROOT, 'data/samples/english/exercises.jsonl'), 'utf8').split('\n').filter(Boolean).slice(0, 4)
-    .map(line => JSON.stringify({ ...(JSON.parse(line) as object), accepted: ['himself'] }));
-  writeFileSync(join(dir, 'suites/mini/exercises.jsonl'), `${items.join('\n')}\n`);
+  writeMiniSuite(dir);
   mkdirSync(join(dir, 'scenarios'));
   cpSync(join(ROOT, 'scenarios/knowledge-explanation.yaml'), join(dir, 'scenarios/knowledge-explanation.yaml'));
   cpSync(join(ROOT, 'scenarios/scripts'), join(dir, 'scenarios/scripts'), { recursive: true });

@@ -25,7 +25,9 @@ export async function runPage(main: HTMLElement, [id]: string[], query: URLSearc
       h('dt', {}, 'Kind'), h('dd', {}, run.kind),
       h('dt', {}, 'Status'), h('dd', {}, h('span', { class: `status status-${run.status}`, id: 'run-status' }, run.status), run.note ? ` (${run.note})` : ''),
       h('dt', {}, 'Models'), h('dd', {}, run.models.map(m => `${m.alias} (${m.spec})`).join(', ')),
-      h('dt', {}, 'Trials'), h('dd', { id: 'run-counts' }, `${run.counts.done} done, ${run.counts.failed} failed, ${run.counts.pending} pending of ${run.counts.total}`),
+      h('dt', {}, 'Trials'), h('dd', { id: 'run-counts' }, `${run.counts.done} done, ${run.counts.failed} failed, ${run.counts.pending} pending of ${run.counts.total}`,
+        // Runs of several step kinds (judges, learners) say how many of each.
+        run.counts.byKind.length > 1 ? ` (${run.counts.byKind.map(k => `${k.total} ${k.kind}`).join(', ')})` : ''),
       h('dt', {}, 'Cost'), h('dd', {}, usd(run.spentUsd)),
       h('dt', {}, 'Started'), h('dd', {}, h('time', { datetime: run.createdAt }, when(run.createdAt))),
       h('dt', {}, 'Export'), h('dd', {}, h('a', { href: `/api/runs/${encodeURIComponent(run.id)}/bundle.html`, download: '' }, 'Static bundle (one HTML file, no server needed)'))),
