@@ -145,6 +145,36 @@ describe('blind scoring', () => {
   }, 120_000);
 });
 
+describe('the launch form', () => {
+  it('asks for a study file in words, and says only the new problem of a field on the next submit', async () => {
+    const page = await H.page();
+    await page.goto(`${H.server.url}/launch?kind=validity`);
+    const file = page.getByLabel('Study file');
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await expect.poll(() => file.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator(`#${await file.getAttribute('aria-describedby')}`).textContent()).toBe('choose a study file');
+    expect(await page.getByRole('alert').textContent()).toContain('Study file: choose a study file');
+    problems.splice(0);
+
+    await page.goto(`${H.server.url}/launch?kind=suite`);
+    await page.getByRole('checkbox', { name: /mini/ }).check();
+    await page.getByLabel('Repeats').fill('1');
+    await page.getByRole('button', { name: 'Start run' }).click();
+    const models = page.getByLabel('Models (one per line)');
+    const error = page.locator('#e-models');
+    await expect.poll(() => error.textContent()).toMatch(/^name at least one model/);
+    // Another problem with the same field: only the new one is said.
+    await models.fill('nope');
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await expect.poll(() => error.textContent()).not.toMatch(/name at least one model/);
+    expect(await error.textContent()).toContain('nope');
+    expect(await page.getByRole('alert').textContent()).not.toContain('name at least one model');
+    problems.splice(0);
+    await checked(page);
+    await page.context().close();
+  }, 60_000);
+});
+
 /** An HTTP proxy to the web server that can die: what the browser sees when the server goes away. */
 async function dyingProxy(target: string): Promise<{ url: string; kill(): Promise<void> }> {
   const to = new URL(target);
