@@ -34,11 +34,16 @@ export async function summarizeRuns(store: Store): Promise<RunSummary[]> {
       id: run.id, status: run.status, models: run.config.models.map(m => m.alias), trials: counts.total,
       failures: counts.failed, counts,
       costUsd,
-      costIncomplete: run.config.models.some(m => m.provider !== 'baseline' && !priceFor(run.prices, m, { endpoint: run.config.endpoints?.[m.alias] })),
+      costIncomplete: unpricedModels(run).length > 0,
       createdAt: run.createdAt, note: run.note ?? null,
     });
   }
   return out.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+}
+
+/** Aliases of the run's models with no price in its table: their calls cost an unknown amount (the web app says "+ unknown" for them). */
+export function unpricedModels(run: RunRecord): string[] {
+  return run.config.models.filter(m => m.provider !== 'baseline' && !priceFor(run.prices, m, { endpoint: run.config.endpoints?.[m.alias] })).map(m => m.alias);
 }
 
 const usd = (s: RunSummary) => `$${s.costUsd.toFixed(4)}${s.costIncomplete ? ' + unknown' : ''}`;

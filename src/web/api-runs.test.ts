@@ -56,6 +56,29 @@ describe('the runs API on a learning run', () => {
     expect(detail.counts.byKind.map(k => [k.kind, k.total, k.failed])).toEqual([['learning-deck', 2, 0], ['learning-learner', 4, 2], ['learning-judge', 4, 0]]);
   });
 
+  it('says where the cost is incomplete, as the runs list does, and where the running means start', async () => {
+    const id = outcome.runId;
+    const [listed] = await get<Array<{ costIncomplete: boolean; modelSpecs: Array<{ alias: string; spec: string }> }>>('/runs');
+    const [cli] = await summarizeRuns(store);
+    // The scripted generators, learners and judge have no price in the run's table.
+    expect(cli!.costIncomplete).toBe(true);
+    expect(listed!.costIncomplete).toBe(true);
+    expect(listed!.modelSpecs).toContainEqual({ alias: 'good', spec: 'openai:gen-good' });
+    expect(listed!.modelSpecs).toContainEqual({ alias: 'floor', spec: 'baseline:blank-deck' });
+    const detail = await get<{ costIncomplete: boolean; scoresSoFar: Array<{ model: string; sum: number; n: number }> }>(`/runs/${id}`);
+    expect(detail.costIncomplete).toBe(true);
+    // Trials that judge or study another (judges, learners) are left out of the running means, as the live page leaves them out.
+    const trials = await store.listTrials(id);
+    const targeted = new Set(trials.filter(t => t.target).map(t => t.id));
+    const scores = await store.listScores(id);
+    const own = scores.filter(s => !targeted.has(s.trialId) && s.value !== null);
+    expect(detail.scoresSoFar.reduce((a, m) => a + m.n, 0)).toBe(own.length);
+    for (const alias of ['j', 'strong', 'broken']) expect(detail.scoresSoFar.map(m => m.model)).not.toContain(alias);
+    const deck = trials.find(t => t.modelAlias === 'good' && !t.target)!;
+    const trial = await get<{ costIncomplete: boolean; trial: { id: string } }>(`/runs/${id}/trials/${deck.id}`);
+    expect([trial.trial.id, trial.costIncomplete]).toEqual([deck.id, true]);
+  });
+
   it('deletes a run under the write rules: JSON only, same origin, refused while a worker holds it unless forced, then the run and its trial index are gone', async () => {
     const id = outcome.runId;
     expect((await get<{ total: number }>(`/runs/${id}/trials`)).total).toBe(2);

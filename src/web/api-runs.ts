@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { RunInUseError, type RunRecord, type Store } from '../core/index.js';
-import { summarizeRuns } from '../report/runs-summary.js';
+import { summarizeRuns, unpricedModels } from '../report/runs-summary.js';
 import { countTrials } from '../report/trial-counts.js';
 import type { DeleteAnswer, RunDetail, RunInUseAnswer, RunListEntry } from './api-types.js';
 import type { LiveRuns } from './live.js';
@@ -9,7 +9,7 @@ import { RunIndex } from './run-index.js';
 import { parseTrialQuery } from './trial-query.js';
 import { queryTrialsFully } from './trial-query-text.js';
 import { renderRunBundle } from './bundle.js';
-import { runResults } from './results.js';
+import { runResults, scoresSoFar } from './results.js';
 
 /** How stale a running run's trial rows may be when a page asks (its calls land as they happen). */
 const LIVE_REFRESH_MS = 1000;
@@ -30,7 +30,8 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
     return c.json(summaries.map(s => {
       const record = kindOf.get(s.id);
       const progress = live.get(s.id)?.progress;
-      return { ...s, kind: record?.kind ?? 'suite', updatedAt: record?.updatedAt ?? s.createdAt, live: progress ?? null };
+      const modelSpecs = (record?.config.models ?? []).map(m => ({ alias: m.alias, spec: m.spec }));
+      return { ...s, kind: record?.kind ?? 'suite', modelSpecs, updatedAt: record?.updatedAt ?? s.createdAt, live: progress ?? null };
     }) satisfies RunListEntry[]);
   });
 
@@ -39,11 +40,11 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
     if (!run) return c.json({ error: `no run "${c.req.param('id')}" in this store` }, 404);
     const l = live.get(run.id);
     // The same count as `paideia runs` and the run list: every trial of every step kind.
-    const [results, counts] = await Promise.all([runResults(store, run.id), countTrials(store, run.id)]);
+    const [results, counts, soFar] = await Promise.all([runResults(store, run.id), countTrials(store, run.id), scoresSoFar(store, run.id)]);
     return c.json({
       id: run.id, kind: run.kind, status: run.status, note: run.note ?? null, createdAt: run.createdAt, updatedAt: run.updatedAt,
       models: run.config.models.map(m => ({ alias: m.alias, spec: m.spec })), repeats: run.config.repeats,
-      spentUsd: await store.spentUsd(run.id), counts, results,
+      spentUsd: await store.spentUsd(run.id), costIncomplete: unpricedModels(run).length > 0, counts, results, scoresSoFar: soFar,
       live: l ? { progress: l.progress, warnings: l.warnings, finished: Boolean(l.outcome || l.error), error: l.error ?? null } : null,
       resumable: (await store.listArtifacts(run.id, 'web-launch')).length > 0,
       // Runs whose outputs were judged can be scored blind by experts too.
@@ -95,8 +96,13 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
   });
 
   api.get('/runs/:id/trials/:trial', async c => {
-    const detail = await trialDetail(store, c.req.param('id'), c.req.param('trial'), redact);
-    return detail ? c.json(detail) : c.json({ error: 'no such trial in this run' }, 404);
+    const [detail, run] = await Promise.all([trialDetail(store, c.req.param('id'), c.req.param('trial'), redact), store.getRun(c.req.param('id'))]);
+    if (!detail || !run) return c.json({ error: 'no such trial in this run' }, 404);
+    // The runs list's rule, per trial: its model or one of its judges has no price.
+    const unpriced = new Set(unpricedModels(run));
+    const { trial, judges } = detail as { trial: { modelAlias: string }; judges: Array<{ trial: { modelAlias: string } }> };
+    const costIncomplete = [trial.modelAlias, ...judges.map(j => j.trial.modelAlias)].some(alias => unpriced.has(alias));
+    return c.json({ ...(detail as object), costIncomplete });
   });
   return api;
 }

@@ -18,6 +18,8 @@ export interface Progress { total: number; done: number; failed: number; spentUs
 /** One entry of `GET /api/runs`. */
 export interface RunListEntry {
   id: string; kind: string; status: string; models: string[];
+  /** Each model's alias and the spec it stands for (a scenario run's `--model` overrides included): search and labels use both. */
+  modelSpecs: Array<{ alias: string; spec: string }>;
   /** `counts.total` and `counts.failed`, as `paideia runs` shows them. */
   trials: number; failures: number;
   counts: TrialCountsAnswer;
@@ -31,8 +33,12 @@ export interface ResultRow { model: string; measure: string; mean: number | null
 export interface RunDetail {
   id: string; kind: string; status: string; note: string | null; createdAt: string; updatedAt: string;
   models: Array<{ alias: string; spec: string }>; repeats: number; spentUsd: number;
+  /** Some model of the run has no price: the true cost is `spentUsd` plus an unknown amount (as the runs list says). */
+  costIncomplete: boolean;
   counts: TrialCountsAnswer;
   results: ResultRow[];
+  /** Per model, the sum and count of the stored scores of its own trials: the live page's running mean starts from them. */
+  scoresSoFar: Array<{ model: string; sum: number; n: number }>;
   live: { progress: Progress; warnings: string[]; finished: boolean; error: string | null } | null;
   resumable: boolean;
   judged: boolean;

@@ -3,6 +3,7 @@ import { escapeHtml } from '../core/escape.js';
 import { eachCall } from '../engine/history.js';
 import { bundleFigures, FIGURE_STYLE } from './bundle-figures.js';
 import { runCharts } from './results-charts.js';
+import { unpricedModels } from '../report/runs-summary.js';
 import { runResults } from './results.js';
 import type { Redact } from './trial-detail.js';
 
@@ -43,7 +44,7 @@ export async function renderRunBundle(store: Store, runId: string, redact: Redac
   for (const s of scores) scoreOf.set(s.trialId, `${scoreOf.has(s.trialId) ? `${scoreOf.get(s.trialId)}, ` : ''}${s.scorer.name} ${fmt(s.value)}`);
   const body = [
     `<h1>Run ${e(run.id)}</h1>`,
-    `<p>${e(run.kind)} run, ${e(run.status)}; models ${e(run.config.models.map(m => `${m.alias} (${m.spec})`).join(', '))}; spent $${(await store.spentUsd(runId)).toFixed(4)}; started ${e(run.createdAt)}.</p>`,
+    `<p>${e(run.kind)} run, ${e(run.status)}; models ${e(run.config.models.map(m => `${m.alias} (${m.spec})`).join(', '))}; spent $${(await store.spentUsd(runId)).toFixed(4)}${unpricedModels(run).length ? ' + unknown' : ''}; started ${e(run.createdAt)}.</p>`,
     '<h2>Results</h2><table><caption>Mean over items with 95% bootstrap interval and n</caption><thead><tr><th>Measure</th><th>Model</th><th>Mean</th><th>95% interval</th><th>n</th><th>Unscored</th></tr></thead><tbody>',
     ...results.map(r => `<tr><td>${e(r.measure)}</td><td>${e(r.model)}</td><td>${fmt(r.mean)}</td><td>${r.low === null ? '–' : `${fmt(r.low)} – ${fmt(r.high)}`}</td><td>${r.n}</td><td>${r.unscored}</td></tr>`),
     '</tbody></table>',

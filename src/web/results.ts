@@ -42,3 +42,18 @@ export async function runResults(store: Store, runId: string): Promise<ResultRow
   });
   return rows.sort((a, b) => a.measure.localeCompare(b.measure) || a.model.localeCompare(b.model));
 }
+
+/** Per model, the sum and number of stored scores of its own trials (judges' trials left out): where a run page's running mean starts. */
+export async function scoresSoFar(store: Store, runId: string): Promise<Array<{ model: string; sum: number; n: number }>> {
+  const [trials, scores] = await Promise.all([store.listTrials(runId), store.listScores(runId)]);
+  const own = new Map(trials.filter(t => !t.target).map(t => [t.id, t.modelAlias]));
+  const out = new Map<string, { model: string; sum: number; n: number }>();
+  for (const s of scores) {
+    const model = own.get(s.trialId);
+    if (model === undefined || s.value === null || !Number.isFinite(s.value)) continue;
+    const m = out.get(model) ?? out.set(model, { model, sum: 0, n: 0 }).get(model)!;
+    m.sum += s.value;
+    m.n += 1;
+  }
+  return [...out.values()];
+}

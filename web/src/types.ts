@@ -26,6 +26,8 @@ export interface TrialDetail {
   scores: Array<{ scorer: { name: string; version: string }; value: number | null; reason?: string }>;
   judges: Array<{ trial: { id: string; modelAlias: string }; judgments: Judgment[]; calls: CallView[] }>;
   deck: DeckView | null;
+  /** The trial's model or one of its judges has no price: its cost is higher by an unknown amount. */
+  costIncomplete: boolean;
 }
 export interface DeckJudgment { judge: string; dimension: string; repeat: number; value: number | null; fields: Record<string, unknown>; reason: string | null }
 export interface LearnerAnswer { phase: string; prompt: string; answer: string | null; reason: string | null; correct: boolean }

@@ -19,7 +19,9 @@ export async function comparePage(main: HTMLElement, _p: string[], query: URLSea
         ...runs.map(r => h('th', { scope: 'col' }, link(`/runs/${encodeURIComponent(r.id)}`, h('code', {}, r.id.slice(0, 12))))))),
       h('tbody', {}, ...keys.map(k => {
         const [measure, model] = k.split('\u0000') as [string, string];
-        return h('tr', {}, h('td', {}, measure), h('td', {}, model), ...runs.map(r => {
+        // The same alias may stand for another model in another run: each spec is said.
+        const specs = [...new Set(runs.flatMap(r => r.models.filter(m => m.alias === model && m.spec !== model).map(m => m.spec)))];
+        return h('tr', {}, h('td', {}, measure), h('td', {}, specs.length ? `${model} (${specs.join(' / ')})` : model), ...runs.map(r => {
           const x = r.results.find(y => y.measure === measure && y.model === model);
           return h('td', {}, x ? `${num(x.mean)} [${num(x.low)}, ${num(x.high)}] n=${x.n}` : '–');
         }));

@@ -11,6 +11,8 @@ interface LaunchInfo {
 
 /** The fields asked first; every other field of a kind's config follows, drawn from its JSON Schema. */
 const FIRST = ['suites', 'file', 'models', 'repeats', 'concurrency', 'costCapUsd'];
+/** What a kind's `file` is (a study's file for validity runs; a scenario's otherwise). */
+const FILE_LABELS: Record<string, string> = { validity: 'Study file' };
 const LABELS: Record<string, string> = { suites: 'Suites', file: 'Scenario file', models: 'Models (one per line)', repeats: 'Repeats', concurrency: 'Concurrency', costCapUsd: 'Cost cap (USD)' };
 
 /**
@@ -30,7 +32,7 @@ export async function launchPage(main: HTMLElement, _p: string[], query: URLSear
   const more = h('div', { class: 'fields' });
   const details = h('details', {}, h('summary', {}, 'More settings'), more);
   for (const [name, schema] of props) {
-    const f = field(name, schema, choices[name], info);
+    const f = field(name, schema, choices[name], info, name === 'file' ? FILE_LABELS[kind.name] : undefined);
     (FIRST.includes(name) ? main1 : more).append(f.el);
     readers.push(f.read);
     fields.set(name, f);
@@ -40,6 +42,7 @@ export async function launchPage(main: HTMLElement, _p: string[], query: URLSear
   const show = (issues: Array<{ field?: string; message: string; file?: string; line?: number }>) => {
     for (const f of fields.values()) f.invalid([]);
     const at = new Map<string, string[]>();
+    issues = issues.map(i => (i.field && fields.has(i.field) && MISSING.test(i.message) ? { ...i, message: fields.get(i.field)!.missing } : i));
     for (const i of issues) if (i.field && fields.has(i.field)) (at.get(i.field) ?? at.set(i.field, []).get(i.field)!).push(i.message);
     for (const [name, messages] of at) fields.get(name)!.invalid(messages);
     if ([...at.keys()].some(n => !FIRST.includes(n))) details.open = true;
@@ -77,25 +80,30 @@ export async function launchPage(main: HTMLElement, _p: string[], query: URLSear
     h('datalist', { id: 'model-choices' }, ...[...info.baselines, ...info.providers.filter(p => p.ready).map(p => p.example)].map(m => h('option', { value: m }))));
 }
 
+/** zod's words for a field left empty; the page says what to do instead. */
+const MISSING = /received undefined$/;
+
 const rank = (name: string) => (FIRST.includes(name) ? FIRST.indexOf(name) : FIRST.length);
 
 /** One field of the form: its element, its value, and where the server's problems with it are shown. */
 interface Field {
   el: HTMLElement;
   label: string;
+  /** What to do when it is left empty: "choose a study file". */
+  missing: string;
   read: () => [string, unknown] | undefined;
   invalid: (messages: string[]) => void;
   focus: () => void;
 }
 
-function field(name: string, s: JsonSchema, choices: string[] | undefined, info: LaunchInfo): Field {
-  const drawn = drawField(name, s, choices, info);
-  const label = labelOf(name);
+function field(name: string, s: JsonSchema, choices: string[] | undefined, info: LaunchInfo, label = labelOf(name)): Field {
+  const drawn = drawField(name, s, choices, info, label);
   const errorId = `e-${name}`;
   const error = h('p', { id: errorId, class: 'error field-error', hidden: true });
   drawn.el.append(error);
   return {
     ...drawn, label,
+    missing: !choices ? `fill in ${label}` : drawn.controls.length > 1 ? `choose one or more ${label.toLowerCase()}` : `choose a ${label.toLowerCase()}`,
     invalid(messages) {
       error.hidden = messages.length === 0;
       error.textContent = messages.join(' ');
@@ -109,9 +117,8 @@ function field(name: string, s: JsonSchema, choices: string[] | undefined, info:
 
 const labelOf = (name: string) => LABELS[name] ?? name.replace(/([A-Z])/g, ' $1').toLowerCase();
 
-function drawField(name: string, s: JsonSchema, choices: string[] | undefined, info: LaunchInfo): { el: HTMLElement; controls: HTMLElement[]; read: () => [string, unknown] | undefined } {
+function drawField(name: string, s: JsonSchema, choices: string[] | undefined, info: LaunchInfo, label: string): { el: HTMLElement; controls: HTMLElement[]; read: () => [string, unknown] | undefined } {
   const id = `f-${name}`;
-  const label = labelOf(name);
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   if (type === 'array' && choices) {
     const boxes = choices.map(c => h('input', { type: 'checkbox', name, value: c }));

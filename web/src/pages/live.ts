@@ -13,19 +13,34 @@ interface TrialEvent {
  * cost, running mean per model, warnings and errors as they happen, and a stop button that
  * drains the run. Returns the function that closes the stream.
  */
-export function followRun(box: HTMLElement, runId: string, start: Progress, models: string[], onEnd: () => void): () => void {
+export interface Follow {
+  runId: string;
+  start: Progress;
+  models: string[];
+  /** Scores stored before the page connected: the running means start from them. */
+  soFar: Array<{ model: string; sum: number; n: number }>;
+  /** Some model has no price: the spend is said as "+ unknown", as the runs list says it. */
+  costIncomplete: boolean;
+  /** Called with every progress, so the page's facts follow the live counts. */
+  onProgress: (p: Progress) => void;
+  onEnd: () => void;
+}
+
+export function followRun(box: HTMLElement, { runId, start, models, soFar, costIncomplete, onProgress, onEnd }: Follow): () => void {
   const bar = h('progress', { max: Math.max(1, start.total), value: start.done + start.failed, 'aria-labelledby': 'live-h' });
   const counts = h('p', { id: 'live-counts', 'aria-live': 'polite' });
   const log = h('ol', { class: 'log', 'aria-label': 'Latest events' });
-  const running = new Map<string, number[]>(models.map(m => [m, []]));
+  const running = new Map<string, { sum: number; n: number }>(models.map(m => [m, { sum: 0, n: 0 }]));
+  for (const m of soFar) running.set(m.model, { sum: m.sum, n: m.n });
   const scores = h('div', {});
   const stop = h('button', { type: 'button', class: 'danger' }, 'Stop (drain)');
   const draw = (p: Progress) => {
     bar.max = Math.max(1, p.total);
     bar.value = p.done + p.failed;
-    put(counts, `${p.done + p.failed} of ${p.total} trials · ${p.failed} failed · spent ${usd(p.spentUsd)}${p.stopping ? ' · stopping: calls in flight finish' : ''}`);
+    put(counts, `${p.done + p.failed} of ${p.total} trials · ${p.failed} failed · spent ${usd(p.spentUsd)}${costIncomplete ? ' + unknown' : ''}${p.stopping ? ' · stopping: calls in flight finish' : ''}`);
     put(scores, table('Running mean score per model', ['Model', 'Mean so far', 'Scored trials'],
-      [...running].map(([m, v]) => [m, v.length ? num(v.reduce((a, b) => a + b, 0) / v.length) : '–', v.length])));
+      [...running].map(([m, v]) => [m, v.n ? num(v.sum / v.n) : '–', v.n])));
+    onProgress(p);
   };
   const note = (text: string, cls = '') => {
     log.prepend(h('li', { class: cls }, text));
@@ -43,7 +58,10 @@ export function followRun(box: HTMLElement, runId: string, start: Progress, mode
   source.addEventListener('start', e => draw((JSON.parse((e as MessageEvent<string>).data) as { progress: Progress }).progress));
   source.addEventListener('trial', e => {
     const t = JSON.parse((e as MessageEvent<string>).data) as TrialEvent;
-    for (const s of t.scores) if (s.value !== null && !t.trial.judge) running.get(t.trial.model)?.push(s.value);
+    for (const s of t.scores) {
+      const m = running.get(t.trial.model);
+      if (m && s.value !== null && !t.trial.judge) { m.sum += s.value; m.n += 1; }
+    }
     draw(t.progress);
     note(`${t.trial.model} · ${t.trial.itemId}: ${t.status}${t.scores.length ? ` (${t.scores.map(s => num(s.value, 2)).join(', ')})` : ''}`, t.status === 'failed' ? 'bad' : '');
   });
@@ -53,6 +71,16 @@ export function followRun(box: HTMLElement, runId: string, start: Progress, mode
   });
   source.addEventListener('warning', e => note(`warning: ${(JSON.parse((e as MessageEvent<string>).data) as { message: string }).message}`, 'bad'));
   source.addEventListener('stop', e => note(`stopped: ${(JSON.parse((e as MessageEvent<string>).data) as { reason: string }).reason}`));
+  // The server went away (the browser would retry for ever): say so, and offer nothing that needs it.
+  const lost = h('p', { class: 'error', role: 'alert', hidden: true }, 'Lost the connection to the server; reload when it is back.');
+  box.insertBefore(lost, bar);
+  source.addEventListener('error', () => {
+    if (source.readyState === EventSource.OPEN) return;
+    source.close();
+    lost.hidden = false;
+    stop.disabled = true;
+    stop.title = 'the server cannot be reached';
+  });
   source.addEventListener('end', () => {
     source.close();
     onEnd();

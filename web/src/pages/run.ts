@@ -1,9 +1,9 @@
-import { api } from '../api.js';
+import { api, ApiError } from '../api.js';
 import { resultsFigure } from '../chart.js';
 import { reportFigures } from '../charts/index.js';
 import { h, link, num, put, usd, when } from '../dom.js';
 import { navigate } from '../nav.js';
-import type { RunCharts, RunDetail, TrialPage } from '../types.js';
+import type { Progress, RunCharts, RunDetail, TrialPage } from '../types.js';
 import { followRun } from './live.js';
 
 const SHOWS: Array<[string, string]> = [['all', 'All trials'], ['failures', 'Failures'], ['passes', 'Passes'], ['errors', 'Errors'], ['differences', 'Models differ']];
@@ -25,10 +25,10 @@ export async function runPage(main: HTMLElement, [id]: string[], query: URLSearc
       h('dt', {}, 'Kind'), h('dd', {}, run.kind),
       h('dt', {}, 'Status'), h('dd', {}, h('span', { class: `status status-${run.status}`, id: 'run-status' }, run.status), run.note ? ` (${run.note})` : ''),
       h('dt', {}, 'Models'), h('dd', {}, run.models.map(m => `${m.alias} (${m.spec})`).join(', ')),
-      h('dt', {}, 'Trials'), h('dd', { id: 'run-counts' }, `${run.counts.done} done, ${run.counts.failed} failed, ${run.counts.pending} pending of ${run.counts.total}`,
+      h('dt', {}, 'Trials'), h('dd', {}, h('span', { id: 'run-counts' }, countsText(run.counts.done, run.counts.failed, run.counts.pending, run.counts.total)),
         // Runs of several step kinds (judges, learners) say how many of each.
         run.counts.byKind.length > 1 ? ` (${run.counts.byKind.map(k => `${k.total} ${k.kind}`).join(', ')})` : ''),
-      h('dt', {}, 'Cost'), h('dd', {}, usd(run.spentUsd)),
+      h('dt', {}, 'Cost'), h('dd', { id: 'run-cost' }, usd(run.spentUsd), run.costIncomplete ? ' + unknown' : ''),
       h('dt', {}, 'Started'), h('dd', {}, h('time', { datetime: run.createdAt }, when(run.createdAt))),
       h('dt', {}, 'Export'), h('dd', {}, h('a', { href: `/api/runs/${encodeURIComponent(run.id)}/bundle.html`, download: '' }, 'Static bundle (one HTML file, no server needed)'))),
     progressBox,
@@ -37,10 +37,20 @@ export async function runPage(main: HTMLElement, [id]: string[], query: URLSearc
     run.judged ? blindSection(run) : null,
   );
   const reload = () => navigate(location.pathname + location.search, true);
-  if (run.live && !run.live.finished) stopFollowing.push(followRun(progressBox, run.id, run.live.progress, run.models.map(m => m.alias), reload));
+  const facts = main.querySelector('#run-counts')!;
+  // Until the engine says how many trials it plans, the stored counts stand.
+  const onProgress = (p: Progress) => { if (p.total > 0) put(facts, countsText(p.done, p.failed, p.total - p.done - p.failed, p.total)); };
+  if (run.live && !run.live.finished) {
+    stopFollowing.push(followRun(progressBox, {
+      runId: run.id, start: run.live.progress, models: run.models.map(m => m.alias), soFar: run.scoresSoFar,
+      costIncomplete: run.costIncomplete, onProgress, onEnd: reload,
+    }));
+  }
   else put(progressBox, ...idleControls(run, reload));
   return () => stopFollowing.forEach(f => f());
 }
+
+const countsText = (done: number, failed: number, pending: number, total: number) => `${done} done, ${failed} failed, ${Math.max(0, pending)} pending of ${total}`;
 
 function idleControls(run: RunDetail, reload: () => void): HTMLElement[] {
   const out: HTMLElement[] = [];
@@ -72,28 +82,49 @@ function blindSection(run: RunDetail): HTMLElement {
     out);
 }
 
+/** The trial API's answer, or the filter problems it named (a bad `q` or `show` in the URL): the page is drawn either way. */
+async function trialPage(runId: string, query: URLSearchParams): Promise<{ page: TrialPage; problems: Map<string, string> }> {
+  try {
+    return { page: await api<TrialPage>(`/runs/${encodeURIComponent(runId)}/trials?${new URLSearchParams(query)}`), problems: new Map() };
+  } catch (error) {
+    const issues = error instanceof ApiError && error.status === 400 ? (error.body as { issues?: Array<{ field?: string; message: string }> }).issues : undefined;
+    if (!issues?.length) throw error;
+    return { page: { total: 0, offset: 0, limit: 50, rows: [] }, problems: new Map(issues.map(i => [i.field ?? 'q', i.message])) };
+  }
+}
+
 async function trialsSection(run: RunDetail, query: URLSearchParams): Promise<HTMLElement> {
   const show = query.get('show') ?? 'all';
-  const params = new URLSearchParams(query);
-  const page = await api<TrialPage>(`/runs/${encodeURIComponent(run.id)}/trials?${params}`);
+  const { page, problems } = await trialPage(run.id, query);
   const go = (changes: Record<string, string>) => {
     const next = new URLSearchParams(location.search);
     for (const [k, v] of Object.entries(changes)) if (v && v !== 'all') next.set(k, v); else next.delete(k);
     if (!('offset' in changes)) next.delete('offset');
     navigate(`${location.pathname}${next.size ? `?${next}` : ''}`, true);
   };
-  const regex = h('input', { type: 'search', name: 'q', value: query.get('q') ?? '', placeholder: 'regular expression' });
+  // A filter the server refused keeps its control, marked, with the server's words beside it.
+  const problem = (name: string) => problems.get(name)
+    ? h('span', { id: `trial-${name}-error`, class: 'error field-error' }, `${name === 'q' ? 'Not searched' : 'Not filtered'}: ${problems.get(name)}`) : null;
+  const invalid = (name: string) => (problems.has(name) ? { 'aria-invalid': 'true', 'aria-describedby': `trial-${name}-error` } : {});
+  const regex = h('input', { type: 'search', name: 'q', value: query.get('q') ?? '', placeholder: 'regular expression', ...invalid('q') });
   const from = page.total ? page.offset + 1 : 0;
   const to = page.offset + page.rows.length;
+  const pastEnd = page.total > 0 && page.offset >= page.total;
+  const lastPage = Math.floor((page.total - 1) / page.limit) * page.limit;
+  const caption = problems.size ? 'No trials shown: fix the filter above'
+    : pastEnd ? `No trials past ${page.total}` : `Trials ${from}–${to} of ${page.total}`;
   return h('div', {},
     h('form', { class: 'filters', role: 'search', onsubmit: e => { e.preventDefault(); go({ q: regex.value }); } },
-      h('label', {}, 'Show ', h('select', { name: 'show', onchange: e => go({ show: (e.target as HTMLSelectElement).value }) },
+      h('label', {}, 'Show ', h('select', { name: 'show', ...invalid('show'), onchange: e => go({ show: (e.target as HTMLSelectElement).value }) },
         ...SHOWS.map(([v, label]) => h('option', { value: v, selected: v === show }, label)))),
+      problem('show'),
       h('label', {}, 'Model ', h('select', { name: 'model', onchange: e => go({ model: (e.target as HTMLSelectElement).value }) },
         h('option', { value: '' }, 'any'), ...run.models.map(m => h('option', { value: m.alias, selected: m.alias === query.get('model') }, m.alias)))),
-      h('label', {}, 'Inputs or outputs match ', regex), h('button', { type: 'submit' }, 'Filter')),
+      h('label', {}, 'Inputs or outputs match ', regex), problem('q'), h('button', { type: 'submit' }, 'Filter')),
+    pastEnd ? h('p', { id: 'past-end' }, `This run has ${page.total} trials${query.has('show') || query.has('model') || query.has('q') ? ' that pass these filters' : ''}; none past ${page.total}. `,
+      h('a', { href: pageLink(lastPage), 'data-link': true }, `Go to the last page (trials ${lastPage + 1}–${page.total})`)) : null,
     h('table', { class: 'trials' },
-      h('caption', {}, `Trials ${from}–${to} of ${page.total}`),
+      h('caption', {}, caption),
       h('thead', {}, h('tr', {}, ...['Trial', 'Model', 'Item', 'Status', 'Score', 'Input', 'Output', 'Cost', 'Latency'].map(c => h('th', { scope: 'col' }, c)))),
       h('tbody', {}, ...page.rows.map(r => h('tr', {},
         h('td', {}, link(`/runs/${encodeURIComponent(run.id)}/trials/${encodeURIComponent(r.id)}`, `#${r.index + 1}`)),
@@ -102,7 +133,13 @@ async function trialsSection(run: RunDetail, query: URLSearchParams): Promise<HT
         h('td', { class: 'text' }, r.input), h('td', { class: 'text' }, r.output),
         h('td', {}, usd(r.costUsd)), h('td', {}, `${Math.round(r.latencyMs)} ms`))))),
     h('nav', { class: 'pager', 'aria-label': 'Trial pages' },
-      h('button', { type: 'button', disabled: page.offset === 0, onclick: () => go({ offset: String(Math.max(0, page.offset - page.limit)) }) }, 'Previous'),
+      h('button', { type: 'button', disabled: page.offset === 0, onclick: () => go({ offset: String(Math.max(0, Math.min(page.offset, page.total) - page.limit)) }) }, 'Previous'),
       h('button', { type: 'button', disabled: to >= page.total, onclick: () => go({ offset: String(page.offset + page.limit) }) }, 'Next')));
 }
 
+/** This page of the run at another offset, its filters kept. */
+function pageLink(offset: number): string {
+  const next = new URLSearchParams(location.search);
+  if (offset > 0) next.set('offset', String(offset)); else next.delete('offset');
+  return `${location.pathname}${next.size ? `?${next}` : ''}`;
+}

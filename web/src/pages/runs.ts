@@ -4,6 +4,9 @@ import { navigate } from '../nav.js';
 import type { RunListEntry } from '../types.js';
 import { confirmDelete } from './runs-delete.js';
 
+/** A model as alias and spec, the spec only where it says more than the alias. */
+export const modelLabel = (m: { alias: string; spec: string }) => (m.alias === m.spec ? m.alias : `${m.alias} (${m.spec})`);
+
 /** Every stored run of every kind; filters and search live in the URL. */
 export async function runsPage(main: HTMLElement, params: string[], query: URLSearchParams, notice?: string): Promise<void> {
   const runs = await api<RunListEntry[]>('/runs');
@@ -11,7 +14,7 @@ export async function runsPage(main: HTMLElement, params: string[], query: URLSe
   const status = query.get('status') ?? '';
   const q = (query.get('q') ?? '').toLowerCase();
   const shown = runs.filter(r => (!kind || r.kind === kind) && (!status || r.status === status)
-    && (!q || r.id.toLowerCase().includes(q) || r.models.some(m => m.toLowerCase().includes(q))));
+    && (!q || r.id.toLowerCase().includes(q) || r.modelSpecs.some(m => `${m.alias}\u0000${m.spec}`.toLowerCase().includes(q))));
   const setQuery = (name: string, value: string) => {
     const next = new URLSearchParams(location.search);
     if (value) next.set(name, value); else next.delete(name);
@@ -46,7 +49,7 @@ export async function runsPage(main: HTMLElement, params: string[], query: URLSe
           h('td', {}, link(`/runs/${encodeURIComponent(r.id)}`, h('code', {}, r.id.slice(0, 12)))),
           h('td', {}, r.kind),
           h('td', {}, h('span', { class: `status status-${r.status}` }, r.status)),
-          h('td', {}, r.models.join(', ')),
+          h('td', {}, r.modelSpecs.map(modelLabel).join(', ')),
           h('td', {}, r.live ? `${r.live.done + r.live.failed} / ${r.live.total}` : `${r.trials} trials`, r.failures ? h('span', { class: 'bad' }, ` · ${r.failures} failed`) : null),
           h('td', {}, usd(r.costUsd), r.costIncomplete ? ' + unknown' : ''),
           h('td', {}, h('time', { datetime: r.createdAt }, when(r.createdAt))),

@@ -2,7 +2,8 @@ import { api } from '../api.js';
 import { h, put } from '../dom.js';
 
 interface Column { column: string; dimension: string; type: 'int' | 'float' | 'bool'; min: number; max: number; description?: string; scale: string }
-interface Task { rater: string; items: Array<{ id: string; task: string; transcript: string }>; columns: Column[]; scored: string[] }
+interface Saved { values: Record<string, number | boolean>; comment?: string }
+interface Task { rater: string; items: Array<{ id: string; task: string; transcript: string }>; columns: Column[]; scored: string[]; saved?: Record<string, Saved> }
 
 /**
  * An expert's blind scoring task, opened from its share link: the dialogues in this task's own
@@ -23,19 +24,25 @@ export async function scorePage(main: HTMLElement, [runId, secret]: string[]): P
     h('h2', {}, 'Rubric'),
     h('ul', {}, ...task.columns.map(c => h('li', {}, h('strong', {}, c.column), ` (${c.dimension}; ${c.scale})${c.description ? `: ${c.description}` : ''}`))),
     counter,
-    ...task.items.map((item, n) => itemForm(item, n, task.columns, base, done, count)));
+    ...task.items.map((item, n) => itemForm(item, n, task.columns, base, done, count, task.saved?.[item.id])));
 }
 
-function itemForm(item: Task['items'][number], n: number, columns: Column[], base: string, done: Set<string>, count: () => void): HTMLElement {
+/** A saved value as its control holds it (a yes/no select keeps 1 and 0). */
+const shown = (v: number | boolean | undefined) => (v === undefined ? '' : typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
+
+function itemForm(item: Task['items'][number], n: number, columns: Column[], base: string, done: Set<string>, count: () => void, saved: Saved | undefined): HTMLElement {
   const inputs = columns.map(c => {
     const id = `${item.id}-${c.column}`;
     const input = c.type === 'bool'
       ? h('select', { id, name: c.column }, h('option', { value: '' }, 'choose…'), h('option', { value: '1' }, 'yes'), h('option', { value: '0' }, 'no'))
       : h('input', { id, name: c.column, type: 'number', min: c.min, max: c.max, step: c.type === 'int' ? 1 : 'any', required: true });
+    // What the expert saved before comes back, to be kept or revised.
+    input.value = shown(saved?.values[c.column]);
     return { c, input, el: h('div', { class: 'field' }, h('label', { for: id }, `${c.column} (${c.scale})`), input) };
   });
   const comment = h('textarea', { id: `${item.id}-comment`, rows: 2 });
-  const status = h('p', { role: 'status' }, done.has(item.id) ? 'saved' : '');
+  comment.value = saved?.comment ?? '';
+  const status = h('p', { role: 'status' }, done.has(item.id) ? 'saved; change it and save again to revise' : '');
   const form = h('form', {
     class: 'blind', onsubmit: async e => {
       e.preventDefault();

@@ -16,7 +16,7 @@ export async function trialPage(main: HTMLElement, [runId, trialId]: string[]): 
       h('dt', {}, 'Test'), h('dd', {}, t.test),
       h('dt', {}, 'Repeat'), h('dd', {}, t.repeat + 1),
       h('dt', {}, 'Variant'), h('dd', {}, t.variant ?? 'default'),
-      h('dt', {}, 'Cost'), h('dd', {}, usd(cost), ' (judges included)')),
+      h('dt', {}, 'Cost'), h('dd', { id: 'trial-cost' }, usd(cost), d.costIncomplete ? ' + unknown' : '', ' (judges included)')),
     d.deck ? deckSection(runId!, d.deck, t.id) : null,
     d.scores.length ? table('Scores', ['Scorer', 'Version', 'Value', 'Reason'], d.scores.map(s => [s.scorer.name, s.scorer.version, num(s.value), s.reason ?? ''])) : null,
     h('section', { 'aria-labelledby': 'calls-h' }, h('h2', { id: 'calls-h' }, `Calls (${d.calls.length})`), ...d.calls.map((c, i) => callView(c, `Call ${i + 1}`))),
