@@ -185,10 +185,17 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
       const mine = rs.filter(r => r.item.language === lang);
       if (mine.length) cells.push(cell(model, test, lang, mine, trialCount.get(`${key}\u0000${lang}`) ?? 0));
     }
-    const byGroup = groupBy(rs.flatMap(r => groupValues(r.item).map(([f, v]) => ({ f, v, r }))), x => `${x.f}\u0000${x.v}`);
+    // Each group's items in table order, gathered one item at a time (not one object per item and field at once).
+    const byGroup = new Map<string, ItemResult[]>();
+    for (const r of rs) {
+      for (const [f, v] of groupValues(r.item)) {
+        const gk = `${f}\u0000${v}`;
+        (byGroup.get(gk) ?? byGroup.set(gk, []).get(gk)!).push(r);
+      }
+    }
     for (const [gk, xs] of [...byGroup].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const [field, value] = gk.split('\u0000') as [string, string];
-      const c = cell(model, test, null, xs.map(x => x.r), 0);
+      const c = cell(model, test, null, xs, 0);
       groups.push({ ...c, field, value, small: c.n < SMALL_GROUP });
     }
     // Published examples come from public items only; private items never leave the store.

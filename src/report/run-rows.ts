@@ -35,12 +35,16 @@ export interface ReportRows {
 }
 
 interface StepRecord { seq: number; costUsd: number; status: 'ok' | 'error'; text: string | undefined; error: StoredError | undefined }
-/** One trial of an item result, kept until the item's trials are all read; answers and reasons only of public items. */
+/**
+ * One trial of an item result, kept until every page is read; answers and reasons only of public
+ * items. `scored` is false for a trial without a score yet (pending).
+ */
 interface Entry {
   repeat: number; index: number; costUsd: number; failed: boolean;
-  score: { value: number | null; scorer: ScorerRef; reason: string | undefined } | undefined; answer: string | undefined;
+  scored: boolean; value: number | null; scorer: ScorerRef | undefined; reason: string | undefined; answer: string | undefined;
 }
-type Pending = ItemResult & { entries: Entry[] };
+/** An item result being read: most items have one trial per model, so the first is held apart from the rest. */
+interface Pending { model: string; test: string; entry: ItemEntry; first: Entry; more: Entry[] | undefined }
 
 /**
  * Read a run for its report: items once, then trials a page at a time with their calls and scores,
@@ -98,17 +102,16 @@ export async function readReportRows(store: Store, runId: string, headline: Read
       if (!entry) continue;
       const cell = `${t.modelAlias}\u0000${t.test}`;
       const results = pending.get(cell) ?? pending.set(cell, new Map()).get(cell)!;
-      const r = results.get(entry) ?? results.set(entry, {
-        model: t.modelAlias, test: t.test, item: entry.item, itemHash: entry.hash, value: null, repeats: [], failed: 0, unscored: 0,
-        costUsd: 0, lastAnswer: undefined, lastReason: undefined, scorer: undefined, entries: [],
-      }).get(entry)!;
       const ts = scoresOf.get(t.id) ?? [];
       const score = ts.find(s => s.scorer.name === headline.get(t.test)) ?? ts[0];
       const whole = entry.item.visibility === 'public';
-      r.entries.push({
-        repeat: t.repeat, index: t.index, costUsd: trialCost(list), failed: failed !== undefined,
-        score: score && { value: score.value, scorer: score.scorer, reason: whole ? score.reason : undefined }, answer: whole ? list.at(-1)?.text : undefined,
-      });
+      const e: Entry = {
+        repeat: t.repeat, index: t.index, costUsd: trialCost(list), failed: failed !== undefined, scored: score !== undefined,
+        value: score?.value ?? null, scorer: score?.scorer, reason: whole ? score?.reason : undefined, answer: whole ? list.at(-1)?.text : undefined,
+      };
+      const r = results.get(entry);
+      if (!r) results.set(entry, { model: t.modelAlias, test: t.test, entry, first: e, more: undefined });
+      else (r.more ??= []).push(e);
     }
   };
 
@@ -119,8 +122,11 @@ export async function readReportRows(store: Store, runId: string, headline: Read
     afterId = page.trials.at(-1)!.id;
   }
   failedTrials.sort((a, b) => a.index - b.index);
+  const read = [...pending.values()].flatMap(m => [...m.values()]);
+  // Only `read` holds them now, so settle can let each go once its result is made.
+  pending.clear();
   return {
-    items, results: settle([...pending.values()].flatMap(m => [...m.values()])), tests: [...tests].sort(),
+    items, results: settle(read), tests: [...tests].sort(),
     languages: new Map([...languages].map(([test, ls]) => [test, [...ls].sort()])), trialCount, failedTrials, explanation, costs: costs.sorted(),
   };
 }
@@ -134,24 +140,37 @@ function trialCost(steps: ReadonlyArray<StepRecord | undefined>): number {
 
 /** Each item result from its trials by (repeat, plan index): failed ones counted apart, the rest scored or unscored. */
 function settle(pending: Pending[]): ItemResult[] {
-  const first = new Map<Pending, Entry>();
+  const byPlan = (a: Entry, b: Entry) => a.repeat - b.repeat || a.index - b.index;
   for (const p of pending) {
-    p.entries.sort((a, b) => a.repeat - b.repeat || a.index - b.index);
-    first.set(p, p.entries[0]!);
+    if (!p.more) continue;
+    const all = [p.first, ...p.more].sort(byPlan);
+    p.first = all[0]!;
+    p.more = all.slice(1);
   }
-  pending.sort((a, b) => first.get(a)!.repeat - first.get(b)!.repeat || first.get(a)!.index - first.get(b)!.index);
-  return pending.map(({ entries, ...r }) => {
-    for (const e of entries) {
+  pending.sort((a, b) => byPlan(a.first, b.first));
+  const out: ItemResult[] = [];
+  for (const [k, p] of pending.entries()) {
+    const r: ItemResult = {
+      model: p.model, test: p.test, item: p.entry.item, itemHash: p.entry.hash, value: null, repeats: [], failed: 0, unscored: 0,
+      costUsd: 0, lastAnswer: undefined, lastReason: undefined, scorer: undefined,
+    };
+    const values: number[] = [];
+    for (const e of p.more ? [p.first, ...p.more] : [p.first]) {
       r.costUsd += e.costUsd;
       if (e.failed) { r.failed++; continue; }
-      if (!e.score) continue; // pending: not finished yet
-      r.scorer = e.score.scorer;
+      if (!e.scored) continue; // pending: not finished yet
+      r.scorer = e.scorer;
       r.lastAnswer = e.answer;
-      r.lastReason = e.score.reason;
-      if (e.score.value === null) r.unscored++;
-      else r.repeats.push(e.score.value);
+      r.lastReason = e.reason;
+      if (e.value === null) r.unscored++;
+      else values.push(e.value);
     }
+    // Sized to what it holds: a report of 1,000,000 items keeps 1,000,000 of these.
+    r.repeats = values.length === 1 ? [values[0]!] : values.slice();
     r.value = r.repeats.length ? r.repeats.reduce((a, b) => a + b, 0) / r.repeats.length : null;
-    return r;
-  });
+    out.push(r);
+    // Let the trials of read items go as their results are made.
+    (pending as Array<Pending | undefined>)[k] = undefined;
+  }
+  return out;
 }
