@@ -9,7 +9,7 @@ export interface BenchFigure {
   ours: number;
   /** The reference value (measured here side by side when possible, else the documented figure). */
   reference: number;
-  unit: 's' | 'MB' | 'req/s' | 'slides/s';
+  unit: 's' | 'MB' | 'req/s' | 'slides/s' | 'turns/s';
   /** Where the reference comes from, e.g. "scipy 1.17 kendalltau, measured now" or "issue #3 figure". */
   referenceLabel: string;
   /** The target in words, e.g. ">= 10x faster". */

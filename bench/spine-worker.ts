@@ -11,7 +11,8 @@ import { builtInScorers } from '../src/scoring/builtins.js';
  * Child process of spine.bench: `instant <trials> [db]` runs that many trials against an in-process
  * instant model (into `db` when given, kept for the next two); `report <db>` builds and renders the
  * JSON report of that run; `rescore <db>` rescores it; `http <requests> <baseURL> <concurrency>`
- * runs against a local server. Prints JSON.
+ * runs against a local server; `scenario <dialogues> <baseURL> <concurrency>` runs teacher/student
+ * dialogues of 4 turns against it (`done` counts the turns). Prints JSON.
  */
 const [mode, countArg, baseURL, concurrencyArg] = process.argv.slice(2);
 if (mode === 'report' || mode === 'rescore') {
@@ -29,6 +30,42 @@ if (mode === 'report' || mode === 'rescore') {
   const seconds = (performance.now() - t0) / 1000;
   await store.close();
   process.stdout.write(JSON.stringify({ seconds, callSeconds: seconds, done: n, failed: 0, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+  process.exit(0);
+}
+if (mode === 'scenario') {
+  // Teacher and student take turns until the recursion limit (the server never says <end>): 4 turns a dialogue.
+  const { parseScenario } = await import('../src/scenarios/load.js');
+  const { runScenario } = await import('../src/scenarios/run.js');
+  const dialogues = Number(countArg);
+  const problems = Array.from({ length: Math.ceil(dialogues / 8) }, (_, i) => `"${i}x = ${2 * i}"`);
+  const yaml = `name: bench_turns
+globals:
+  concurrency: ${Number(concurrencyArg ?? 64)}
+  recursion_limit: 4
+  retry: { attempt: 1, interval: 0 }
+models:
+  tutor: { type: openai, model: slow, api_base: ${baseURL} }
+  learner: { type: openai, model: slow, api_base: ${baseURL} }
+agents:
+  teacher: { model: tutor, prompt: [{ role: system, content: "You teach {persona}; the problem is {problem}." }], memory: { enable: true, keep_turns: 4 } }
+  student: { model: learner, prompt: [{ role: system, content: "Answer as {persona} would." }], memory: { enable: false } }
+directions: [START -> teacher, 'teacher -> router:any_keyword_route(keywords=["<end>"], exists_to=END, else_to="student")', student -> teacher]
+tasks:
+  mode: union
+  start_prompt: "Help me with {problem}"
+  content:
+    persona: [Ana, Ben, Cai, Dee, Eva, Fin, Gus, Hal]
+    problem: [${problems.join(', ')}]
+`;
+  const store = await openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'paideia-bench-')), 'bench.db')}`);
+  const scenario = parseScenario(join(tmpdir(), 'bench-turns.yaml'), yaml, { env: {} });
+  let callsStarted = 0;
+  const started = performance.now();
+  const { run } = await runScenario({ scenario, store, judge: false, env: {}, onEvent: e => { if (e.type === 'start') callsStarted = performance.now(); } });
+  const ended = performance.now();
+  const turns = (await store.listCalls(run.id)).filter(c => c.status === 'ok').length;
+  await store.close();
+  process.stdout.write(JSON.stringify({ seconds: (ended - started) / 1000, callSeconds: (ended - callsStarted) / 1000, done: turns, failed: 0, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
   process.exit(0);
 }
 const count = Number(countArg);

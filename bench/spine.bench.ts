@@ -40,6 +40,9 @@ export default async function spine(): Promise<BenchFigure[]> {
   const bares: number[] = [];
   const rates256: number[] = [];
   const bares256: number[] = [];
+  const turnRates: number[] = [];
+  // Teacher/student dialogues of 4 turns, 64 at once: each turn waits 50 ms, so 64 / 0.05 s is the limit.
+  const dialogues = 1280;
   try {
     for (let i = 0; i < 3; i++) {
       const http = worker(['http', String(requests), `http://127.0.0.1:${port}/v1`, '64']);
@@ -53,6 +56,9 @@ export default async function spine(): Promise<BenchFigure[]> {
       const b256 = spawnSync(process.execPath, [join(here, 'bare-client.js'), String(port), String(requests * 2), '256'], { encoding: 'utf8' });
       if (b256.status !== 0) throw new Error(`bare client failed: ${b256.stderr}`);
       bares256.push((JSON.parse(b256.stdout) as { rate: number }).rate);
+      const turns = worker(['scenario', String(dialogues), `http://127.0.0.1:${port}/v1`, '64']);
+      if (turns.done !== dialogues * 4) throw new Error(`expected ${dialogues * 4} stored turns, got ${turns.done}`);
+      turnRates.push(turns.done / turns.callSeconds);
     }
   } finally {
     server.kill();
@@ -67,6 +73,7 @@ export default async function spine(): Promise<BenchFigure[]> {
     // What the machine allows: a bare node:http client against the same server, measured right after.
     { name: 'HTTP throughput beside a bare node:http client (same server, same concurrency)', ours: rate, reference: bare, unit: 'req/s', referenceLabel: 'bare keep-alive client, no parsing or storage, measured now', target: '>= 95% of the bare client', met: rate >= 0.95 * bare },
     { name: 'HTTP throughput at concurrency 256 beside a bare node:http client (median of 3)', ours: median(rates256), reference: median(bares256), unit: 'req/s', referenceLabel: 'bare keep-alive client at 256, measured now', target: '>= 95% of the bare client', met: median(rates256) >= 0.95 * median(bares256) },
+    { name: `Scenario turns at concurrency 64 against a 50 ms local server (${dialogues} teacher/student dialogues of 4 turns, median of 3)`, ours: median(turnRates), reference: 1280, unit: 'turns/s', referenceLabel: 'turn limit 64 / 0.05 s', target: '>= 95% of 1,280 turns/s (issue #8)', met: median(turnRates) >= 0.95 * 1280 },
     { name: '200,000 trials: run (plan, instant model, exact scoring, SQLite)', ours: run200.seconds, reference: mid.seconds * 10, unit: 's', referenceLabel: '10 x the 20,000-trial run measured now (linear)', target: '<= linear', met: run200.seconds <= mid.seconds * 10 },
     { name: '200,000 trials: run peak memory', ours: run200.maxRssMB, reference: peak, unit: 'MB', referenceLabel: 'the 20,000-trial run measured now', target: 'flat: < 2 x the 20,000-trial run', met: run200.maxRssMB < 2 * peak },
     { name: '200,000 trials: report (build + JSON, 200 resamples)', ours: report200.seconds, reference: run200.seconds, unit: 's', referenceLabel: 'the run that made the data, measured now', target: 'no slower than the run', met: report200.seconds <= run200.seconds },

@@ -94,6 +94,24 @@ describe('the scenario editor\'s form, in step with the YAML both ways', () => {
     await page.context().close();
   });
 
+  it('renames a model everywhere the scenario names it, keeping its comment, and the scenario stays valid', async () => {
+    const page = await H.page();
+    await open(page);
+    const yaml = page.getByLabel('YAML');
+    await page.getByLabel('Model teacher: alias').fill('tutor');
+    await page.getByLabel('Model teacher: alias').press('Tab');
+    await page.getByLabel('Model judge: alias').fill('grader');
+    await page.getByLabel('Model judge: alias').press('Tab');
+    await page.getByText(OK).waitFor();
+    const text = await yaml.inputValue();
+    expect(text).toMatch(/^ {2}tutor:\n +# the model under test$/m);
+    expect(text).toMatch(/agents:\n {2}teacher:\n {4}model: tutor\n/);
+    expect(text).toMatch(/evaluation:\n(?:.*\n)*? {2}model: grader\n/);
+    expect(text).not.toMatch(/model: (teacher|judge)$/m);
+    expect(await validateWithCli(text)).not.toMatch(/error/i);
+    await page.context().close();
+  });
+
   it('saves a form edit (the previous version kept) and runs it', async () => {
     const page = await H.page();
     await open(page);

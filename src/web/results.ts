@@ -34,7 +34,15 @@ export async function runResults(store: Store, runId: string): Promise<ResultRow
     const item = `${trial.test}\u0000${trial.itemId}`;
     (g.perItem.get(item) ?? g.perItem.set(item, []).get(item)!).push(value);
   };
-  for (const s of scores) add(byId.get(s.trialId), s.scorer.name, s.value);
+  // A scorer that marks several tests (exact on exercises and on grammar forms) is one measure per
+  // test: items of different tests are not averaged together, as the CLI's report keeps them apart.
+  const testsOf = new Map<string, Set<string>>();
+  for (const s of scores) {
+    const t = byId.get(s.trialId);
+    if (t) (testsOf.get(s.scorer.name) ?? testsOf.set(s.scorer.name, new Set()).get(s.scorer.name)!).add(t.test);
+  }
+  const measureOf = (scorer: string, t: Trial | undefined) => (t && (testsOf.get(scorer)?.size ?? 0) > 1 ? `${scorer} (${t.test})` : scorer);
+  for (const s of scores) add(byId.get(s.trialId), measureOf(s.scorer.name, byId.get(s.trialId)), s.value);
   for (const j of judgments) add(byId.get(j.targetTrialId), `${j.rater.alias}/${j.promptVariant}`, j.value);
   const rows = [...groups.values()].map(g => {
     const means = [...g.perItem.values()].map(v => v.reduce((a, b) => a + b, 0) / v.length);

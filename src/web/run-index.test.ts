@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseModelSpec, type ChatModel, type Store } from '../core/index.js';
 import { createBaselineModel } from '../providers/index.js';
@@ -177,5 +178,23 @@ describe('RunIndex and runResults', () => {
       ['exact', 'baseline:copy', 0, 20, 0], ['exact', 'baseline:gold', 1, 20, 0], ['exact', 'long', 0, 20, 0],
     ]);
     expect(results.map(r => [r.low, r.high])).toEqual([[0, 0], [1, 1], [0, 0]]);
+  });
+
+  it('keeps a scorer of several tests apart per test: exercises and grammar forms are not averaged together', async () => {
+    const mixed = await openStore('sqlite::memory:');
+    try {
+      const { run } = await runSuite({
+        store: mixed, suites: ['data/samples/english/exercises.jsonl', 'data/samples/irish/grammar_forms.jsonl'], models: [parseModelSpec('baseline:gold')], repeats: 1, seed: 3, params: {},
+        testDefinitions: BUILT_IN_TESTS, scorers: builtInScorers(), createModel: () => createBaselineModel('gold'), prices: { source: 'test', date: '2026-12-01', models: {} },
+        concurrency: () => 4, retryErrors: false,
+      });
+      const items = (file: string) => readFileSync(file, 'utf8').trim().split('\n').length;
+      const rows = (await runResults(mixed, run.id)).filter(r => r.measure.startsWith('exact'));
+      expect(rows.map(r => [r.measure, r.n])).toEqual([
+        ['exact (exercises)', items('data/samples/english/exercises.jsonl')], ['exact (grammar_forms)', items('data/samples/irish/grammar_forms.jsonl')],
+      ]);
+    } finally {
+      await mixed.close();
+    }
   });
 });

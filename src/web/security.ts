@@ -49,7 +49,8 @@ export const sameOriginWrites: MiddlewareHandler = async (c, next) => {
 
 /**
  * With a token, every request carries it: as `Authorization: Bearer T`, as the cookie a first
- * visit with `?token=T` sets (the event stream cannot send headers), or as `?token=T` itself.
+ * visit with `?token=T` sets (the event stream cannot send headers; the page is then loaded again
+ * without it in its address), or as `?token=T` itself.
  */
 export function requireToken(token: string): MiddlewareHandler {
   const expected = Buffer.from(token);
@@ -64,6 +65,12 @@ export function requireToken(token: string): MiddlewareHandler {
     if (matches(bearer) || matches(getCookie(c, TOKEN_COOKIE))) return next();
     if (matches(query)) {
       setCookie(c, TOKEN_COOKIE, token, { httpOnly: true, sameSite: 'Strict', path: '/' });
+      // A page opened with ?token= goes on without it: the secret leaves the address bar and history.
+      if (c.req.method === 'GET' && !new URL(c.req.url).pathname.startsWith('/api/')) {
+        const url = new URL(c.req.url);
+        url.searchParams.delete('token');
+        return c.redirect(`${url.pathname}${url.search}`, 303);
+      }
       return next();
     }
     return c.json({ error: 'this server needs its token: open the address printed by paideia serve (it ends in ?token=...)' }, 401);

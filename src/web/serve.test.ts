@@ -100,12 +100,17 @@ describe('paideia serve', () => {
       expect((await fetch(`${url}/runs`)).status).toBe(401);
       expect((await fetch(`${url}/api/runs`, { headers: { authorization: 'Bearer wrong-token-of-sixteen' } })).status).toBe(401);
       expect((await fetch(`${url}/api/runs`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
-      const first = await fetch(`${url}/runs?token=${TOKEN}`);
-      expect(first.status).toBe(200);
+      // a page opened with the token sets the cookie and is loaded again without it in the address
+      const first = await fetch(`${url}/runs?kind=suite&token=${TOKEN}`, { redirect: 'manual' });
+      expect(first.status).toBe(303);
+      expect(first.headers.get('location')).toBe('/runs?kind=suite');
       const cookie = first.headers.get('set-cookie')!;
       expect(cookie).toMatch(/HttpOnly/);
       expect(cookie).toMatch(/SameSite=Strict/);
       expect((await fetch(`${url}/api/runs`, { headers: { cookie: cookie.split(';')[0]! } })).status).toBe(200);
+      expect((await fetch(`${url}/runs?kind=suite`, { headers: { cookie: cookie.split(';')[0]! } })).status).toBe(200);
+      // the API takes it as it is (the event stream cannot send a header)
+      expect((await fetch(`${url}/api/runs?token=${TOKEN}`, { redirect: 'manual' })).status).toBe(200);
     } finally {
       await guarded.close();
     }

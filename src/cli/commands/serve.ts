@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
@@ -29,7 +30,13 @@ export function registerServe(program: Command): void {
         assetsDir: resolve(packageRoot(), 'dist/web'),
         folders: { base: cwd, suites: [resolve(cwd, 'data/samples'), resolve(packageRoot(), 'data/samples')], scenarios: [resolve(cwd, 'scenarios')], data: [resolve(cwd, 'data'), resolve(packageRoot(), 'data')] },
       }).catch(async (e: unknown) => { await store.close(); throw e; });
-      process.stdout.write(`${server.url}${f.token ? `/?token=${encodeURIComponent(f.token)}` : ''}\n`);
+      const query = f.token ? `/?token=${encodeURIComponent(f.token)}` : '';
+      process.stdout.write(`${server.url}${query}\n`);
+      // 0.0.0.0 is where it listens, not an address another machine can open: name the ones it can.
+      if (f.host === '0.0.0.0' || f.host === '::') {
+        const here = Object.values(networkInterfaces()).flat().filter(a => a && !a.internal && (f.host === '::' || a.family === 'IPv4')).map(a => a!.address);
+        if (here.length) process.stderr.write(`from other machines, open ${here.map(a => `http://${a.includes(':') ? `[${a}]` : a}:${server.port}${query}`).join(' or ')}\n`);
+      }
       const stop = () => {
         process.stderr.write('stopping: runs started here finish their calls in flight and are kept for resume\n');
         void server.close().then(() => store.close());

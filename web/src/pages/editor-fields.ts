@@ -89,7 +89,9 @@ export function renameKey(b: Binding, path: Path, from: string, to: string): voi
   const map = b.doc.getIn(path, true);
   if (!isMap(map) || !to || from === to || keysAt(b, path).includes(to)) return;
   const pair = map.items.find(p => String(isScalar(p.key) ? p.key.value : p.key) === from);
-  if (pair) pair.key = b.doc.createNode(to);
+  // The key node itself is kept, with whatever comments the YAML parser attached to it.
+  if (pair && isScalar(pair.key)) pair.key.value = to;
+  else if (pair) pair.key = b.doc.createNode(to);
   b.changed(true);
 }
 

@@ -31,9 +31,22 @@ function modelsPart(b: Binding): HTMLElement {
 
 function aliasInput(b: Binding, alias: string): HTMLInputElement {
   // A rename is written when the field is left, so each keystroke does not make a new key.
-  const input = h('input', { type: 'text', 'aria-label': `Model ${alias}: alias`, onchange: e => renameKey(b, ['models'], alias, (e.target as HTMLInputElement).value.trim()) });
+  const input = h('input', { type: 'text', 'aria-label': `Model ${alias}: alias`, onchange: e => renameModel(b, alias, (e.target as HTMLInputElement).value.trim()) });
   input.value = alias;
   return input;
+}
+
+/**
+ * Rename a model and every place the scenario names it by alias (each agent's model, the judge
+ * of the evaluation and its panel), so a rename in the form leaves a scenario that still validates.
+ */
+function renameModel(b: Binding, from: string, to: string): void {
+  if (!to || from === to || keysAt(b, ['models']).includes(to)) return;
+  for (const agent of keysAt(b, ['agents'])) if (valueAt(b, ['agents', agent, 'model']) === from) b.doc.setIn(['agents', agent, 'model'], to);
+  if (valueAt(b, ['evaluation', 'model']) === from) b.doc.setIn(['evaluation', 'model'], to);
+  const panel = (jsAt(b, ['evaluation', 'judges', 'models']) as unknown[] | undefined) ?? [];
+  panel.forEach((m, i) => { if (m === from) b.doc.setIn(['evaluation', 'judges', 'models', i], to); });
+  renameKey(b, ['models'], from, to);
 }
 
 function agentsPart(b: Binding): HTMLElement {
