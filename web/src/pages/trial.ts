@@ -35,7 +35,10 @@ function callView(c: CallView, title: string): HTMLElement {
     c.status === 'ok'
       ? h('div', { class: 'turn turn-assistant answer' }, h('strong', {}, 'answer'), h('pre', {}, c.text ?? ''), ...c.toolCalls.map(tc => h('pre', {}, `${tc.name}(${tc.arguments})`)))
       : h('p', { class: 'error' }, `${c.error?.name ?? 'error'}: ${c.error?.message ?? ''}`),
-    h('details', {}, h('summary', {}, 'Raw request'), h('pre', { class: 'raw' }, JSON.stringify(c.request, null, 2))),
+    // The engine's request record (what the cache key is made of), not the HTTP body: a provider
+    // sends its messages and parameters, never the hints only baselines read.
+    h('details', {}, h('summary', {}, 'Request as stored'), h('p', { class: 'note' }, 'Messages and parameters the provider sent; hints (the accepted answer) go to baselines only, never over HTTP.'),
+      h('pre', { class: 'raw' }, JSON.stringify(c.request, null, 2))),
     h('details', {}, h('summary', {}, 'Raw response'), h('pre', { class: 'raw' }, JSON.stringify(c.response ?? c.error, null, 2))));
 }
 
