@@ -12,6 +12,9 @@ import type { FetchFunction } from './shared/post-json.js';
 
 export const DEFAULT_OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
 
+/** Providers called over HTTP: the ones with a base URL (an endpoint a run records and a resume can move). */
+export const HTTP_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthropic', 'ollama']);
+
 export interface CreateChatModelOptions {
   /** Where defaults are read from. Default `process.env`. */
   env?: Env;

@@ -5,6 +5,7 @@ import { buildModels } from '../engine/models.js';
 import { saveWorkerConfig } from '../engine/worker-config.js';
 import { runEndpoints } from '../engine/endpoints.js';
 import { unpricedForCap } from '../engine/pricing.js';
+import { HTTP_PROVIDERS } from '../providers/index.js';
 import { checkBaseUrl } from '../providers/shared/base-url.js';
 import { loadPriceTable, priceFor, unpricedReason } from '../providers/pricing.js';
 import { builtInScorers } from '../scoring/builtins.js';
@@ -158,8 +159,6 @@ function namedEndpoints(given: Readonly<Record<string, string>> | undefined, mod
   }
   return out;
 }
-
-const HTTP_PROVIDERS = new Set(['openai', 'anthropic', 'ollama']);
 
 /** Item suites as a kind of run. */
 export const suiteRunKind: RunKind<z.output<typeof SuiteRunConfigSchema>> = {

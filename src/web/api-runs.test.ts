@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ import { summarizeRuns } from '../report/runs-summary.js';
 import { startRun } from '../runs.js';
 import { openStore } from '../store/index.js';
 import type { RunInUseAnswer } from './api-types.js';
-import { startWebServer, type RunningServer } from './serve.js';
+import { startApiServer } from './testing/api-server.js';
+import type { RunningServer } from './serve.js';
 
 // A real learning run: 2 decks, each studied by 2 learners (one whose calls all fail) and rated by a judge on D1 and D2.
 let dir: string;
@@ -19,8 +20,6 @@ let web: RunningServer;
 let outcome: RunOutcome;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paideia-api-runs-'));
-  mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'assets/index.html'), '<!doctype html><title>t</title>');
   const unit = loadShippedUnit('udihe-possession');
   server = await startStudyServer([unit]);
   store = await openStore(`sqlite:${join(dir, 'p.db')}`);
@@ -29,7 +28,7 @@ beforeAll(async () => {
     kind: 'learning', units: [unit.id], generators: ['good=openai:gen-good', 'floor=baseline:blank-deck'],
     learners: ['strong=openai:learner-strong', 'broken=openai:learner-broken'], judges: ['j=openai:judge'], maxAttempts: 1,
   }, { store, env }).done;
-  web = await startWebServer({ store, port: 0, assetsDir: join(dir, 'assets'), env, folders: { base: dir, suites: [], scenarios: [] } });
+  web = await startApiServer(store, dir, { env });
 }, 180_000);
 afterAll(async () => {
   await web?.close();

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,8 @@ import { openAIChatBody, startOpenAICompatibleServer } from '../providers/testin
 import { copyRun } from '../store/copy.js';
 import { openStore } from '../store/index.js';
 import { createDatabase, startTestCluster, type TestCluster } from '../store/postgres/testing/cluster.js';
-import { startWebServer, type RunningServer } from './serve.js';
+import { startApiServer } from './testing/api-server.js';
+import type { RunningServer } from './serve.js';
 
 let cluster: TestCluster | undefined;
 const open: Array<Store | RunningServer> = [];
@@ -21,8 +22,6 @@ describe('the web app over a PostgreSQL store', () => {
   it('answers the runs list, a run\'s results, its trials and a trial with its raw calls as it does over SQLite, for the same copied run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paideia-web-pg-'));
     // A stand-in page: the server checks that its front end exists; this test speaks to the API.
-    mkdirSync(join(dir, 'assets'));
-    writeFileSync(join(dir, 'assets/index.html'), '<!doctype html><title>t</title>');
     // A model that answers some items right and some wrong, with a raw body worth comparing.
     const model = await startOpenAICompatibleServer(req => {
       const n = Number(JSON.stringify(req.body).length % 3);
@@ -42,7 +41,7 @@ describe('the web app over a PostgreSQL store', () => {
       open.push(a, p);
       await copyRun(a, p, runId);
       const serve = async (store: Store) => {
-        const s = await startWebServer({ store, port: 0, assetsDir: join(dir, 'assets'), env: {}, folders: { base: dir, suites: [], scenarios: [] } });
+        const s = await startApiServer(store, dir);
         open.push(s);
         return (path: string) => fetch(`${s.url}/api${path}`).then(async r => ({ status: r.status, body: await r.json() as unknown }));
       };

@@ -1,11 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../core/index.js';
 import { startRun } from '../runs.js';
 import { openStore } from '../store/index.js';
-import { startWebServer, type RunningServer } from './serve.js';
+import { startApiServer } from './testing/api-server.js';
+import type { RunningServer } from './serve.js';
 
 // The shipped scripted scenario, run for real, served by the web app over its store.
 let dir: string;
@@ -14,11 +15,9 @@ let server: RunningServer;
 let runId: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paideia-results-api-'));
-  mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'assets/index.html'), '<!doctype html><title>t</title>');
   store = await openStore(`sqlite:${join(dir, 'p.db')}`);
   runId = (await startRun({ kind: 'scenario', file: 'scenarios/knowledge-explanation.yaml' }, { store }).done).runId;
-  server = await startWebServer({ store, port: 0, assetsDir: join(dir, 'assets'), env: {}, folders: { base: dir, suites: [], scenarios: [] } });
+  server = await startApiServer(store, dir);
 });
 afterAll(async () => { await server.close(); await store.close(); rmSync(dir, { recursive: true, force: true }); });
 

@@ -7,23 +7,20 @@ import type { Store } from '../core/index.js';
 import { startCli } from '../cli/testing/run-cli.js';
 import { openStore } from '../store/index.js';
 import { CONTENT_SECURITY_POLICY } from './security.js';
-import { startWebServer, type RunningServer } from './serve.js';
+import { startApiServer } from './testing/api-server.js';
+import type { RunningServer } from './serve.js';
 
-// A stand-in page: the server checks that its front end exists, these tests only speak to the API.
+// These tests speak to the API only (startApiServer puts a stand-in page in the assets folder).
 let dir: string;
 let store: Store;
 const TOKEN = 'a-token-of-sixteen-plus';
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paideia-serve-'));
-  mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'assets/index.html'), '<!doctype html><title>t</title>');
   store = await openStore(`sqlite:${join(dir, 'p.db')}`);
 });
 afterAll(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); });
 
-const start = (o: { token?: string; host?: string } = {}) => startWebServer({
-  store, port: 0, assetsDir: join(dir, 'assets'), env: {}, folders: { base: dir, suites: [], scenarios: [] }, ...o,
-});
+const start = (o: { token?: string; host?: string } = {}) => startApiServer(store, dir, o);
 
 describe('paideia serve', () => {
   let server: RunningServer;
@@ -68,7 +65,7 @@ describe('paideia serve', () => {
     writeFileSync(secret, 'root:x:0:0:SECRET-CONTENT');
     // a link inside an offered folder that points out of it is outside too
     symlinkSync(secret, join(offered, 'link.json'));
-    const guarded = await startWebServer({ store, port: 0, assetsDir: join(dir, 'assets'), env: {}, folders: { base: dir, suites: [offered], scenarios: [], data: [] } });
+    const guarded = await startApiServer(store, dir, { folders: { base: dir, suites: [offered], scenarios: [], data: [] } });
     try {
       const post = (config: unknown) => fetch(`${guarded.url}/api/launch`, { method: 'POST', body: JSON.stringify({ config }), headers: { 'content-type': 'application/json' } });
       const cases: Array<[Record<string, unknown>, string[]]> = [
@@ -119,7 +116,7 @@ describe('paideia serve', () => {
   it('says a port in use is in use, naming --port, and a folder given as the store a folder', async () => {
     const first = await start();
     try {
-      await expect(startWebServer({ store, port: first.port, assetsDir: join(dir, 'assets'), env: {}, folders: { base: dir, suites: [], scenarios: [] } }))
+      await expect(startApiServer(store, dir, { port: first.port }))
         .rejects.toMatchObject({ issues: [{ field: '--port', message: `port ${first.port} on 127.0.0.1 is in use (another paideia serve?); pick another with --port N, or --port 0 for any free one` }] });
     } finally {
       await first.close();
