@@ -141,7 +141,11 @@ export interface Store {
   listJudgeTrials(runId: string, targetIds: ReadonlyArray<string>): Promise<Trial[]>;
   /** Status of every trial that finished or failed (absent: pending), of the given trials only when `only.trialIds` is set. */
   listTrialStatuses(runId: string, only?: TrialIdFilter): Promise<Map<string, Exclude<TrialStatus, 'pending'>>>;
-  /** Mark a trial finished or failed with what it produced, in one transaction. */
+  /**
+   * Mark a trial finished or failed with what it produced, in one transaction. A trial's writes
+   * commit in the order they were made: its result never commits before the calls saved for it
+   * earlier, so a kill -9 never leaves a finished trial without its calls.
+   */
   saveTrialResult(result: TrialResult, fence?: WriteFence): Promise<void>;
 
   /** Append one call record, durably, before the promise resolves. */

@@ -10,6 +10,7 @@ import { deleteRunPostgres } from './delete-run.js';
 import { SQL } from './queries.js';
 import { MIGRATIONS } from './schema.js';
 import { postgresTrialPages } from './trial-pages.js';
+import { inTrialOrder } from './trial-order.js';
 import { slotChange } from '../permit-bucket.js';
 
 type Row = Record<string, unknown>;
@@ -61,6 +62,7 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
   const fenced = async (c: pg.PoolClient, runId: string, trialId: string, fence: WriteFence | undefined) => {
     if (fence && (await on(c, SQL.claimHeld, [runId, trialId, fence.workerId])).length === 0) throw new ClaimLostError(runId, trialId);
   };
+  const ordered = inTrialOrder();
   const total = async (query: Query, runId: string) => Number((await run(query, [runId]))[0]!.total);
   const scoreValues = (s: Score) => [s.runId, s.trialId, s.scorer.name, s.scorer.version, json(s.scorer.args), s.value, s.reason ?? null, s.details ? json(s.details) : null];
   const judgmentValues = (j: Judgment) => [j.runId, j.trialId, j.targetTrialId, j.producer.version, json(j)];
@@ -136,7 +138,7 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
       const rows = await (only.trialIds ? run(SQL.statusesOf, [runId, [...only.trialIds]]) : run(SQL.statuses, [runId]));
       return new Map(rows.map(r => [r.id as string, r.status as 'done' | 'failed']));
     },
-    async saveTrialResult(r, fence) {
+    saveTrialResult: (r, fence) => ordered(r.runId, r.trialId, async () => {
       // Later entries of one key win, as they do written one by one; one statement may touch a row once.
       const last = <T>(xs: T[], key: (x: T) => string) => [...new Map(xs.map(x => [key(x), x])).values()];
       const scores = last(r.scores ?? [], s => `${s.trialId}\u0000${s.scorer.name}\u0000${s.scorer.version}`);
@@ -150,8 +152,8 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
         artifacts.map(a => a.kind), artifacts.map(a => a.key), artifacts.map(a => json(a.value)),
       ]);
       if (rows[0]!.ok !== true) throw new ClaimLostError(r.runId, r.trialId);
-    },
-    async saveCall(c: CallRecord, fence?: WriteFence) {
+    }),
+    saveCall: (c: CallRecord, fence?: WriteFence) => ordered(c.runId, c.trialId, async () => {
       const values = [
         randomUUID(), c.runId, c.trialId, c.step, c.requestHash, json(c.request), c.status, c.result ? json(c.result) : null,
         c.error ? json(c.error) : null, c.attempts, c.latencyMs, c.costUsd, c.cached ? 1 : 0, c.createdAt, c.model ?? null, c.endpoint ?? null,
@@ -161,7 +163,7 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
         return;
       }
       if ((await run(SQL.insertFencedCall, [...values, fence.workerId])).length === 0) throw new ClaimLostError(c.runId, c.trialId);
-    },
+    }),
     async listCalls(runId, page = {}) {
       const limit = page.limit ?? null;
       const rows = page.trialIds
