@@ -1,6 +1,5 @@
 import { ConfigError } from '../../core/errors.js';
 import { publicEndpoint } from '../shared/endpoint.js';
-import { defaultFetch } from '../shared/node-fetch.js';
 import { z } from 'zod';
 import type { CallWarning, ChatModel, ChatRequest, ChatResult, GenerateOptions, ToolCall } from '../../core/chat-model.js';
 import type { JsonObject } from '../../core/json.js';
@@ -39,7 +38,7 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
   if (!apiKey && baseURL === DEFAULT_ANTHROPIC_BASE_URL) {
     throw new ConfigError([{ field: 'ANTHROPIC_API_KEY', message: `no API key for ${baseURL}: set ANTHROPIC_API_KEY (or the \`apiKey\` option), or point ANTHROPIC_BASE_URL at your own server` }]);
   }
-  const fetchFn = settings.fetch ?? defaultFetch();
+  const fetchFn = settings.fetch;
   const timeoutMs = settings.timeoutMs ?? 120_000;
   const maxResponseBytes = settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const defaultMaxTokens = settings.defaultMaxTokens ?? 1024;

@@ -1,6 +1,5 @@
 import { ConfigError } from '../../core/errors.js';
 import { publicEndpoint } from '../shared/endpoint.js';
-import { defaultFetch } from '../shared/node-fetch.js';
 import { z } from 'zod';
 import type { CallWarning, ChatModel, ChatRequest, ChatResult, GenerateOptions, ToolCall } from '../../core/chat-model.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
@@ -51,7 +50,7 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
   if (!apiKey && baseURL === DEFAULT_OPENAI_BASE_URL) {
     throw new ConfigError([{ field: apiKeyEnv, message: `no API key for ${baseURL}: set ${apiKeyEnv} (or the \`apiKey\` option), or point --base-url / OPENAI_BASE_URL at your own server` }]);
   }
-  const fetchFn = settings.fetch ?? defaultFetch();
+  const fetchFn = settings.fetch;
   const timeoutMs = settings.timeoutMs ?? 120_000;
   const maxResponseBytes = settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const url = `${baseURL}/chat/completions`;
