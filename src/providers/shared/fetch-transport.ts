@@ -1,6 +1,26 @@
 import { TransportTimeout, type PostRequest, type PostResponse } from './http1-client.js';
 import { onAbort } from './on-abort.js';
-import type { FetchFunction, FetchResponse } from './post-json.js';
+
+/** The part of a fetch Response the providers read; the global `Response` has it. */
+export interface FetchResponse {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly headers: Pick<Headers, 'get'>;
+  text(): Promise<string>;
+  /** Set by a transport that stopped reading at `maxResponseBytes`: `text()` is the cut. */
+  readonly truncated?: boolean;
+  /** Set by a transport that found the body not valid UTF-8 (`text()` then holds U+FFFD). */
+  readonly invalidUtf8?: boolean;
+}
+
+/** What postJson asks of the transport beyond a RequestInit. Other fetches may ignore it: postJson checks the length again. */
+export interface FetchInit extends RequestInit {
+  /** Stop reading the body after this many bytes and report it `truncated`. */
+  maxResponseBytes?: number;
+}
+
+/** A `fetch` compatible with the global one; injected so tests and proxies can replace the network. */
+export type FetchFunction = (input: string, init: FetchInit) => Promise<FetchResponse>;
 
 /**
  * A POST through an injected `fetch` (tests, proxies, the global one), with the deadline and the

@@ -1,7 +1,7 @@
 import type { CallWarning } from '../../core/chat-model.js';
 import { ProviderCallError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
-import { postViaFetch } from './fetch-transport.js';
+import { postViaFetch, type FetchFunction } from './fetch-transport.js';
 import { post, TransportTimeout, type PostResponse } from './http1-client.js';
 import { targetOf } from './http1-request.js';
 import { abortedError, describeNetworkError, httpError, isRetryableStatus, malformed, MAX_BODY_CHARS, serverMessage, tooLarge } from './post-errors.js';
@@ -9,27 +9,7 @@ import { redactorFor } from './redact.js';
 
 export { redactSecrets } from './redact.js';
 export { abortedError, emptyResponse, isRetryableStatus } from './post-errors.js';
-
-/** The part of a fetch Response the providers read; the global `Response` has it. */
-export interface FetchResponse {
-  readonly ok: boolean;
-  readonly status: number;
-  readonly headers: Pick<Headers, 'get'>;
-  text(): Promise<string>;
-  /** Set by a transport that stopped reading at `maxResponseBytes`: `text()` is the cut. */
-  readonly truncated?: boolean;
-  /** Set by a transport that found the body not valid UTF-8 (`text()` then holds U+FFFD). */
-  readonly invalidUtf8?: boolean;
-}
-
-/** What postJson asks of the transport beyond a RequestInit. Other fetches may ignore it: postJson checks the length again. */
-export interface FetchInit extends RequestInit {
-  /** Stop reading the body after this many bytes and report it `truncated`. */
-  maxResponseBytes?: number;
-}
-
-/** A `fetch` compatible with the global one; injected so tests and proxies can replace the network. */
-export type FetchFunction = (input: string, init: FetchInit) => Promise<FetchResponse>;
+export type { FetchFunction, FetchInit, FetchResponse } from './fetch-transport.js';
 
 /** Default cap on a response body: far above any chat answer, far below what exhausts memory. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
