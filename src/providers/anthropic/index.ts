@@ -50,6 +50,8 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
   const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, ...settings.headers };
   if (apiKey) headers['x-api-key'] = apiKey;
 
+  // Built once: a call only reads it.
+  const imageSupport = { label: `anthropic:${settings.model}`, acceptsImages: settings.acceptsImages };
   return {
     specVersion: 'paideia.chat-model.v1',
     provider: 'anthropic',
@@ -58,10 +60,12 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
     endpoint,
     acceptsImages: settings.acceptsImages === true,
     generate: async function generateAnthropic(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
-      checkImages({ label: `anthropic:${settings.model}`, acceptsImages: settings.acceptsImages }, request);
+      checkImages(imageSupport, request);
       const { body, warnings } = toAnthropicBody(settings.model, request, defaultMaxTokens);
       const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint, maxResponseBytes });
-      return { ...fromAnthropicBody(response.body, label), warnings: [...warnings, ...response.warnings] };
+      const result = fromAnthropicBody(response.body, label) as ChatResult;
+      result.warnings = response.warnings.length > 0 ? [...warnings, ...response.warnings] : warnings;
+      return result;
     },
   };
 }
@@ -95,7 +99,8 @@ export function toAnthropicBody(model: string, request: ChatRequest, defaultMaxT
     });
   }
   if (request.toolChoice !== undefined) body.tool_choice = { type: 'tool', name: request.toolChoice };
-  return { body: { ...body, ...passthrough }, warnings };
+  // The caller's vendor options win; most calls have none, and need no copy.
+  return { body: Object.keys(passthrough).length > 0 ? { ...body, ...passthrough } : body, warnings };
 }
 
 /** A message with images becomes content blocks: each image as a base64 source, then the text (never an empty text block, which the API rejects). */

@@ -61,6 +61,8 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
   const headers: Record<string, string> = { ...settings.headers };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
 
+  // Built once: a call only reads it.
+  const imageSupport = { label: `${provider}:${settings.model}`, acceptsImages: settings.acceptsImages };
   return {
     specVersion: 'paideia.chat-model.v1',
     provider,
@@ -69,10 +71,12 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
     endpoint,
     acceptsImages: settings.acceptsImages === true,
     generate: async function generateOpenAICompatible(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
-      checkImages({ label: `${provider}:${settings.model}`, acceptsImages: settings.acceptsImages }, request);
+      checkImages(imageSupport, request);
       const { body, warnings } = toOpenAIBody(settings.model, request, provider);
       const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint, maxResponseBytes });
-      return { ...fromOpenAIBody(response.body, label), warnings: [...warnings, ...response.warnings] };
+      const result = fromOpenAIBody(response.body, label) as ChatResult;
+      result.warnings = response.warnings.length > 0 ? [...warnings, ...response.warnings] : warnings;
+      return result;
     },
   };
 }
@@ -108,7 +112,8 @@ export function toOpenAIBody(model: string, request: ChatRequest, namespace = 'o
     });
   }
   if (request.toolChoice !== undefined) body.tool_choice = { type: 'function', function: { name: request.toolChoice } };
-  return { body: { ...body, ...passthrough }, warnings };
+  // The caller's vendor options win; most calls have none, and need no copy.
+  return { body: Object.keys(passthrough).length > 0 ? { ...body, ...passthrough } : body, warnings };
 }
 
 /** A message with images becomes content parts: each image as an `image_url` data URL, then the text. */

@@ -9,6 +9,9 @@ export interface ResponseHead {
   headers: Record<string, string>;
 }
 
+const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: |$)/;
+const DIGITS = /^\d{1,15}$/;
+
 type State = 'head' | 'length' | 'close' | 'chunk-size' | 'chunk-data' | 'chunk-end' | 'trailers' | 'done';
 
 /**
@@ -76,26 +79,30 @@ export class ResponseParser {
   }
 
   private readHead(text: string): void {
-    const lines = text.split('\r\n');
-    const match = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]!);
-    if (!match) throw new Error(`the response does not start with an HTTP/1.x status line (${JSON.stringify(lines[0]!.slice(0, 40))})`);
+    let eol = text.indexOf('\r\n');
+    if (eol < 0) eol = text.length;
+    const match = STATUS_LINE.exec(text.slice(0, eol));
+    if (!match) throw new Error(`the response does not start with an HTTP/1.x status line (${JSON.stringify(text.slice(0, Math.min(eol, 40)))})`);
     const status = Number(match[2]);
-    const headers: Record<string, string> = Object.create(null) as Record<string, string>;
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i]!;
-      const colon = line.indexOf(':');
-      if (colon <= 0) throw new Error(`a response header line is not "name: value" (${JSON.stringify(line.slice(0, 40))})`);
-      const name = line.slice(0, colon).toLowerCase();
-      const value = line.slice(colon + 1).trim();
-      headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+    const headers = Object.create(null) as Record<string, string>; // no inherited names: a server may send any
+    while (eol < text.length) {
+      const start = eol + 2;
+      eol = text.indexOf('\r\n', start);
+      if (eol < 0) eol = text.length;
+      const colon = text.indexOf(':', start);
+      if (colon <= start || colon > eol) throw new Error(`a response header line is not "name: value" (${JSON.stringify(text.slice(start, Math.min(eol, start + 40)))})`);
+      const name = text.slice(start, colon).toLowerCase();
+      const value = text.slice(colon + 1, eol).trim();
+      const before = headers[name];
+      headers[name] = before === undefined ? value : `${before}, ${value}`;
     }
     if (status >= 100 && status < 200) {
       if (status === 101) throw new Error('the server switched protocols (HTTP 101), which a JSON call cannot use');
       return; // An interim response: the real one follows.
     }
     this.head = { status, headers };
-    const connection = headers.connection?.toLowerCase() ?? '';
-    this.keepAlive = match[1] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
+    const connection = headers.connection;
+    this.keepAlive = match[1] === '1' ? connection === undefined || !/\bclose\b/i.test(connection) : connection !== undefined && /\bkeep-alive\b/i.test(connection);
     const coding = headers['transfer-encoding'];
     const length = headers['content-length'];
     if (status === 204 || status === 304) this.state = 'done';
@@ -103,10 +110,7 @@ export class ResponseParser {
       if (/(?:^|,)\s*chunked\s*$/i.test(coding)) this.state = 'chunk-size';
       else this.closeDelimited();
     } else if (length !== undefined) {
-      const lengths = new Set(length.split(',').map(s => s.trim()));
-      const only = lengths.size === 1 ? [...lengths][0]! : '';
-      if (!/^\d{1,15}$/.test(only)) throw new Error(`the response has an invalid Content-Length (${JSON.stringify(length.slice(0, 40))})`);
-      this.remaining = Number(only);
+      this.remaining = contentLength(length);
       this.state = this.remaining === 0 ? 'done' : 'length';
     } else this.closeDelimited();
   }
@@ -122,4 +126,13 @@ export class ResponseParser {
     this.remaining = parseInt(size[1]!, 16);
     this.state = this.remaining === 0 ? 'trailers' : 'chunk-data';
   }
+}
+
+/** A Content-Length; repeated, every copy must agree (RFC 9112 §6.3), or the framing cannot be trusted. */
+function contentLength(value: string): number {
+  if (DIGITS.test(value)) return Number(value);
+  const lengths = new Set(value.split(',').map(s => s.trim()));
+  const only = lengths.size === 1 ? [...lengths][0]! : '';
+  if (!DIGITS.test(only)) throw new Error(`the response has an invalid Content-Length (${JSON.stringify(value.slice(0, 40))})`);
+  return Number(only);
 }
