@@ -1,6 +1,5 @@
 import { ConfigError } from '../../core/errors.js';
 import { publicEndpoint } from '../shared/endpoint.js';
-import { defaultFetch } from '../shared/node-fetch.js';
 import { z } from 'zod';
 import type { CallWarning, ChatModel, ChatRequest, ChatResult, GenerateOptions, ToolCall } from '../../core/chat-model.js';
 import type { JsonObject } from '../../core/json.js';
@@ -39,7 +38,7 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
   if (!apiKey && baseURL === DEFAULT_ANTHROPIC_BASE_URL) {
     throw new ConfigError([{ field: 'ANTHROPIC_API_KEY', message: `no API key for ${baseURL}: set ANTHROPIC_API_KEY (or the \`apiKey\` option), or point ANTHROPIC_BASE_URL at your own server` }]);
   }
-  const fetchFn = settings.fetch ?? defaultFetch();
+  const fetchFn = settings.fetch;
   const timeoutMs = settings.timeoutMs ?? 120_000;
   const maxResponseBytes = settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const defaultMaxTokens = settings.defaultMaxTokens ?? 1024;
@@ -51,6 +50,8 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
   const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, ...settings.headers };
   if (apiKey) headers['x-api-key'] = apiKey;
 
+  // Built once: a call only reads it.
+  const imageSupport = { label: `anthropic:${settings.model}`, acceptsImages: settings.acceptsImages };
   return {
     specVersion: 'paideia.chat-model.v1',
     provider: 'anthropic',
@@ -59,10 +60,12 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
     endpoint,
     acceptsImages: settings.acceptsImages === true,
     generate: async function generateAnthropic(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
-      checkImages({ label: `anthropic:${settings.model}`, acceptsImages: settings.acceptsImages }, request);
+      checkImages(imageSupport, request);
       const { body, warnings } = toAnthropicBody(settings.model, request, defaultMaxTokens);
       const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint, maxResponseBytes });
-      return { ...fromAnthropicBody(response.body, label), warnings: [...warnings, ...response.warnings] };
+      const result = fromAnthropicBody(response.body, label) as ChatResult;
+      result.warnings = response.warnings.length > 0 ? [...warnings, ...response.warnings] : warnings;
+      return result;
     },
   };
 }
@@ -96,7 +99,8 @@ export function toAnthropicBody(model: string, request: ChatRequest, defaultMaxT
     });
   }
   if (request.toolChoice !== undefined) body.tool_choice = { type: 'tool', name: request.toolChoice };
-  return { body: { ...body, ...passthrough }, warnings };
+  // The caller's vendor options win; most calls have none, and need no copy.
+  return { body: Object.keys(passthrough).length > 0 ? { ...body, ...passthrough } : body, warnings };
 }
 
 /** A message with images becomes content blocks: each image as a base64 source, then the text (never an empty text block, which the API rejects). */

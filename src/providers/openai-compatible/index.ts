@@ -1,6 +1,5 @@
 import { ConfigError } from '../../core/errors.js';
 import { publicEndpoint } from '../shared/endpoint.js';
-import { defaultFetch } from '../shared/node-fetch.js';
 import { z } from 'zod';
 import type { CallWarning, ChatModel, ChatRequest, ChatResult, GenerateOptions, ToolCall } from '../../core/chat-model.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
@@ -51,7 +50,7 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
   if (!apiKey && baseURL === DEFAULT_OPENAI_BASE_URL) {
     throw new ConfigError([{ field: apiKeyEnv, message: `no API key for ${baseURL}: set ${apiKeyEnv} (or the \`apiKey\` option), or point --base-url / OPENAI_BASE_URL at your own server` }]);
   }
-  const fetchFn = settings.fetch ?? defaultFetch();
+  const fetchFn = settings.fetch;
   const timeoutMs = settings.timeoutMs ?? 120_000;
   const maxResponseBytes = settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const url = `${baseURL}/chat/completions`;
@@ -62,6 +61,8 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
   const headers: Record<string, string> = { ...settings.headers };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
 
+  // Built once: a call only reads it.
+  const imageSupport = { label: `${provider}:${settings.model}`, acceptsImages: settings.acceptsImages };
   return {
     specVersion: 'paideia.chat-model.v1',
     provider,
@@ -70,10 +71,12 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
     endpoint,
     acceptsImages: settings.acceptsImages === true,
     generate: async function generateOpenAICompatible(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
-      checkImages({ label: `${provider}:${settings.model}`, acceptsImages: settings.acceptsImages }, request);
+      checkImages(imageSupport, request);
       const { body, warnings } = toOpenAIBody(settings.model, request, provider);
       const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint, maxResponseBytes });
-      return { ...fromOpenAIBody(response.body, label), warnings: [...warnings, ...response.warnings] };
+      const result = fromOpenAIBody(response.body, label) as ChatResult;
+      result.warnings = response.warnings.length > 0 ? [...warnings, ...response.warnings] : warnings;
+      return result;
     },
   };
 }
@@ -109,7 +112,8 @@ export function toOpenAIBody(model: string, request: ChatRequest, namespace = 'o
     });
   }
   if (request.toolChoice !== undefined) body.tool_choice = { type: 'function', function: { name: request.toolChoice } };
-  return { body: { ...body, ...passthrough }, warnings };
+  // The caller's vendor options win; most calls have none, and need no copy.
+  return { body: Object.keys(passthrough).length > 0 ? { ...body, ...passthrough } : body, warnings };
 }
 
 /** A message with images becomes content parts: each image as an `image_url` data URL, then the text. */

@@ -1,0 +1,138 @@
+import { spawn } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { post, TransportTimeout, type PostRequest } from './http1-client.js';
+import { targetOf } from './http1-request.js';
+
+/** A raw TCP server answering each request with what `answer` writes; counts connections and requests. */
+async function rawServer(answer: (socket: Socket, request: string, n: number) => void) {
+  const seen = { connections: 0, requests: [] as string[], closed: 0 };
+  const server: Server = createServer(socket => {
+    seen.connections++;
+    sockets.add(socket);
+    socket.on('close', () => seen.closed++);
+    let buffered = '';
+    socket.on('data', d => {
+      buffered += d.toString('latin1');
+      for (;;) {
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) return;
+        const request = buffered.slice(0, end + 4 + length);
+        buffered = buffered.slice(end + 4 + length);
+        seen.requests.push(request);
+        answer(socket, request, seen.requests.length);
+      }
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  servers.push(server);
+  return { url: `http://127.0.0.1:${port}/v1/chat/completions?x=1`, seen };
+}
+
+const servers: Server[] = [];
+const sockets = new Set<Socket>();
+afterEach(async () => {
+  for (const socket of sockets) socket.destroy();
+  sockets.clear();
+  for (const s of servers.splice(0)) await new Promise(resolve => s.close(resolve));
+});
+
+const json = (body: string, extra = '') => `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+const ask = (url: string, more: Partial<PostRequest> = {}) => post({ url, headers: HEADERS, body: '{"q":"é"}', timeoutMs: 5000, maxResponseBytes: 1 << 20, ...more }, targetOf(url));
+const HEADERS = { authorization: 'Bearer sk-test-123456789' };
+
+describe('post over HTTP/1.1', () => {
+  it('writes one well-formed request and reuses the connection for the next', async () => {
+    const s = await rawServer(socket => socket.write(json('{"ok":true}')));
+    const first = await ask(s.url);
+    const second = await ask(s.url);
+    expect([first.status, first.ok, first.text, second.text]).toEqual([200, true, '{"ok":true}', '{"ok":true}']);
+    expect(first.headers.get('Content-Type')).toBe('application/json');
+    expect(s.seen.connections).toBe(1);
+    const [head, body] = s.seen.requests[0]!.split('\r\n\r\n');
+    expect(head!.split('\r\n')).toEqual([
+      'POST /v1/chat/completions?x=1 HTTP/1.1', `host: ${new URL(s.url).host}`, 'authorization: Bearer sk-test-123456789',
+      'content-type: application/json', 'content-length: 10', 'connection: keep-alive',
+    ]);
+    expect(Buffer.from(body!, 'latin1').toString('utf8')).toBe('{"q":"é"}');
+  });
+
+  it('opens a new connection after the idle time the server allows (Keep-Alive: timeout=1 leaves none)', async () => {
+    const s = await rawServer(socket => socket.write(json('{}', 'keep-alive: timeout=1\r\n')));
+    await ask(s.url);
+    await ask(s.url);
+    expect(s.seen.connections).toBe(2);
+  });
+
+  it('reads a chunked answer and closes a connection the server says it will close', async () => {
+    const s = await rawServer(socket => socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n3\r\n{"a\r\n4\r\n":1}\r\n0\r\n\r\n'));
+    expect((await ask(s.url)).text).toBe('{"a":1}');
+    await ask(s.url);
+    expect(s.seen.connections).toBe(2);
+  });
+
+  it('fails with ECONNRESET when the connection closes in the middle of the body', async () => {
+    const s = await rawServer(socket => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 50\r\n\r\n{"half'));
+    await expect(ask(s.url)).rejects.toMatchObject({ code: 'ECONNRESET', message: 'the connection closed before the body ended' });
+  });
+
+  it('cuts a body at maxResponseBytes and closes that connection', async () => {
+    const s = await rawServer(socket => socket.write(json(`"${'x'.repeat(5000)}"`)));
+    const r = await ask(s.url, { maxResponseBytes: 100 });
+    expect([r.truncated, r.text.length]).toEqual([true, 100]);
+    await ask(s.url, { maxResponseBytes: 100 });
+    expect(s.seen.connections).toBe(2);
+  });
+
+  it('holds to its deadline against a server that drips its answer', async () => {
+    const s = await rawServer(socket => {
+      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 1000\r\n\r\n');
+      const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write('x')), 20);
+    });
+    const started = performance.now();
+    await expect(ask(s.url, { timeoutMs: 300 })).rejects.toBeInstanceOf(TransportTimeout);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('stops at once when the caller aborts, with the signal reason, and closes the connection', async () => {
+    const s = await rawServer(() => {});
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('stop now')), 50);
+    await expect(ask(s.url, { signal: controller.signal })).rejects.toThrow('stop now');
+    await new Promise(resolve => setTimeout(resolve, 50));
+    expect(s.seen.closed).toBe(1);
+  });
+
+  it('refuses a header value that would inject a header, naming the header and not its value, before connecting', async () => {
+    const s = await rawServer(socket => socket.write(json('{}')));
+    const bad = { 'x-api-key': 'sk-secret\r\nx-evil: 1' };
+    const error = await ask(s.url, { headers: bad }).catch((e: Error & { code?: string }) => e);
+    expect(error).toMatchObject({ code: 'ERR_INVALID_CHAR', message: 'Invalid character in header content ["x-api-key"]' });
+    expect(s.seen.connections).toBe(0);
+  });
+
+  it('leaves the process free to exit while a connection sits idle in the pool', async () => {
+    // The server keeps the connection open for a minute; only an unref'd idle socket lets the child exit before its 20 s limit.
+    const server = createHttpServer((q, r) => r.end('{}'));
+    server.keepAliveTimeout = 60_000;
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+    const script = `
+      import { post } from './src/providers/shared/http1-client.ts';
+      import { targetOf } from './src/providers/shared/http1-request.ts';
+      const r = await post({ url: ${JSON.stringify(url)}, headers: {}, body: '{}', timeoutMs: 5000, maxResponseBytes: 100 }, targetOf(${JSON.stringify(url)}));
+      console.log(r.text);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000 });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const status = await new Promise(resolve => child.on('close', code => resolve(code)));
+    server.closeAllConnections();
+    expect([out.trim(), status]).toEqual(['{}', 0]);
+  }, 30_000);
+});
