@@ -1,4 +1,4 @@
-import { TransportTimeout, type PostRequest, type PostResponse } from './http1-client.js';
+import { TransportTimeout, type PostRequest, type PostResponse } from './http-client.js';
 import { onAbort } from './on-abort.js';
 
 /** The part of a fetch Response the providers read; the global `Response` has it. */

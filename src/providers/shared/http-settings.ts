@@ -11,7 +11,7 @@ export interface HttpProviderSettings {
   apiKey?: string;
   /** Extra headers on every request (e.g. OpenRouter's `HTTP-Referer`). */
   headers?: Record<string, string>;
-  /** Injected network, so tests and proxies can replace it. Default: keep-alive HTTP/1.1 connections (shared/http1-client.ts). */
+  /** Injected network, so tests and proxies can replace it. Default: undici's keep-alive connection pool (shared/http-client.ts). */
   fetch?: FetchFunction;
   /** Per-call limit, covering connect, wait and body. Default 120000. */
   timeoutMs?: number;

@@ -2,8 +2,7 @@ import type { CallWarning } from '../../core/chat-model.js';
 import { ProviderCallError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { postViaFetch, type FetchFunction } from './fetch-transport.js';
-import { post, TransportTimeout, type PostResponse } from './http1-client.js';
-import { targetOf } from './http1-request.js';
+import { post, TransportTimeout, type PostResponse } from './http-client.js';
 import { abortedError, describeNetworkError, httpError, isRetryableStatus, malformed, MAX_BODY_CHARS, serverMessage, tooLarge } from './post-errors.js';
 import { redactorFor } from './redact.js';
 
@@ -15,7 +14,7 @@ export type { FetchFunction, FetchInit, FetchResponse } from './fetch-transport.
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 export interface PostJsonArgs {
-  /** Replaces the network; default: keep-alive HTTP/1.1 connections of this process (http1-client.ts). */
+  /** Replaces the network; default: undici's keep-alive connection pool (http-client.ts). */
   fetch?: FetchFunction | undefined;
   url: string;
   /** The same object on every call of a model: the transport builds its header lines once per object. */
@@ -51,7 +50,7 @@ export async function postJson(args: PostJsonArgs): Promise<PostJsonResult> {
   let response: PostResponse;
   try {
     const request = { url: args.url, headers: args.headers, body: JSON.stringify(args.body), timeoutMs: args.timeoutMs, signal: callerSignal, maxResponseBytes };
-    response = args.fetch ? await postViaFetch(args.fetch, request) : await post(request, targetOf(args.url));
+    response = args.fetch ? await postViaFetch(args.fetch, request) : await post(request);
   } catch (error) {
     if (callerSignal?.aborted) throw abortedError(label, error);
     if (error instanceof TransportTimeout) {

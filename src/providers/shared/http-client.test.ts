@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { post, TransportTimeout, type PostRequest } from './http1-client.js';
-import { targetOf } from './http1-request.js';
+import { post, TransportTimeout, type PostRequest } from './http-client.js';
 
 /** A raw TCP server answering each request with what `answer` writes; counts connections and requests. */
 async function rawServer(answer: (socket: Socket, request: string, n: number) => void) {
@@ -43,22 +42,25 @@ afterEach(async () => {
 });
 
 const json = (body: string, extra = '') => `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
-const ask = (url: string, more: Partial<PostRequest> = {}) => post({ url, headers: HEADERS, body: '{"q":"é"}', timeoutMs: 5000, maxResponseBytes: 1 << 20, ...more }, targetOf(url));
+const ask = (url: string, more: Partial<PostRequest> = {}) => post({ url, headers: HEADERS, body: '{"q":"é"}', timeoutMs: 5000, maxResponseBytes: 1 << 20, ...more });
 const HEADERS = { authorization: 'Bearer sk-test-123456789' };
 
-describe('post over HTTP/1.1', () => {
+describe('post over HTTP/1.1 (undici pool)', () => {
   it('writes one well-formed request and reuses the connection for the next', async () => {
     const s = await rawServer(socket => socket.write(json('{"ok":true}')));
     const first = await ask(s.url);
+    // undici frees a connection on the turn after its answer ends; a request in that same turn opens another.
+    await new Promise(resolve => setImmediate(resolve));
     const second = await ask(s.url);
     expect([first.status, first.ok, first.text, second.text]).toEqual([200, true, '{"ok":true}', '{"ok":true}']);
     expect(first.headers.get('Content-Type')).toBe('application/json');
     expect(s.seen.connections).toBe(1);
     const [head, body] = s.seen.requests[0]!.split('\r\n\r\n');
-    expect(head!.split('\r\n')).toEqual([
-      'POST /v1/chat/completions?x=1 HTTP/1.1', `host: ${new URL(s.url).host}`, 'authorization: Bearer sk-test-123456789',
-      'content-type: application/json', 'content-length: 10', 'connection: keep-alive',
-    ]);
+    const lines = head!.split('\r\n');
+    expect(lines[0]).toBe('POST /v1/chat/completions?x=1 HTTP/1.1');
+    expect(lines.map(l => l.toLowerCase())).toEqual(expect.arrayContaining([
+      `host: ${new URL(s.url).host}`, 'authorization: bearer sk-test-123456789', 'content-type: application/json', 'content-length: 10',
+    ]));
     expect(Buffer.from(body!, 'latin1').toString('utf8')).toBe('{"q":"é"}');
   });
 
@@ -85,8 +87,10 @@ describe('post over HTTP/1.1', () => {
     const s = await rawServer(socket => socket.write(json(`"${'x'.repeat(5000)}"`)));
     const r = await ask(s.url, { maxResponseBytes: 100 });
     expect([r.truncated, r.text.length]).toEqual([true, 100]);
-    await ask(s.url, { maxResponseBytes: 100 });
-    expect(s.seen.connections).toBe(2);
+    // The cut connection is closed, not handed to the next request.
+    await new Promise(resolve => setTimeout(resolve, 50));
+    expect(s.seen.closed).toBe(1);
+    expect((await ask(s.url, { maxResponseBytes: 100 })).truncated).toBe(true);
   });
 
   it('holds to its deadline against a server that drips its answer', async () => {
@@ -112,7 +116,7 @@ describe('post over HTTP/1.1', () => {
     const s = await rawServer(socket => socket.write(json('{}')));
     const bad = { 'x-api-key': 'sk-secret\r\nx-evil: 1' };
     const error = await ask(s.url, { headers: bad }).catch((e: Error & { code?: string }) => e);
-    expect(error).toMatchObject({ code: 'ERR_INVALID_CHAR', message: 'Invalid character in header content ["x-api-key"]' });
+    expect(error).toMatchObject({ code: 'UND_ERR_INVALID_ARG', message: 'invalid x-api-key header' });
     expect(s.seen.connections).toBe(0);
   });
 
@@ -124,9 +128,8 @@ describe('post over HTTP/1.1', () => {
     servers.push(server);
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
     const script = `
-      import { post } from './src/providers/shared/http1-client.ts';
-      import { targetOf } from './src/providers/shared/http1-request.ts';
-      const r = await post({ url: ${JSON.stringify(url)}, headers: {}, body: '{}', timeoutMs: 5000, maxResponseBytes: 100 }, targetOf(${JSON.stringify(url)}));
+      import { post } from './src/providers/shared/http-client.ts';
+      const r = await post({ url: ${JSON.stringify(url)}, headers: {}, body: '{}', timeoutMs: 5000, maxResponseBytes: 100 });
       console.log(r.text);`;
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000 });
     let out = '';
