@@ -1,5 +1,6 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fastItem } from './load-check.js';
 import {
   ConfigError, FILE_LIMITS, ItemSchema, contentHash, parseJsonLine, quoteValue, readUserLines, type ConfigIssue, type Item, type VersionedItem,
 } from '../core/index.js';
@@ -53,14 +54,18 @@ export function loadItems(paths: string[], o: { maxFileBytes?: number } = {}): V
     const onLine = (text: string, line: number) => {
       const json = parseJsonLine(text, file, line, issues);
       if (!json) return;
-      const parsed = ItemSchema.safeParse(json.value);
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          issues.push({ file, line, field: issue.path.join('.') || undefined, message: issue.message });
+      // zod only for lines the fast check cannot vouch for: its messages name what is wrong.
+      let item: Item | undefined = fastItem(json.value);
+      if (!item) {
+        const parsed = ItemSchema.safeParse(json.value);
+        if (!parsed.success) {
+          for (const issue of parsed.error.issues) {
+            issues.push({ file, line, field: issue.path.join('.') || undefined, message: issue.message });
+          }
+          return;
         }
-        return;
+        item = parsed.data;
       }
-      const item: Item = parsed.data;
       const key = `${item.test}\u0000${item.id}`;
       const first = seen.get(key);
       if (first) issues.push({ file, line, field: 'id', message: `duplicate id ${quoteValue(item.id)} in test ${quoteValue(item.test)} (first at ${first})` });
