@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ItemSchema } from '../core/index.js';
-import { fastItem } from './load-check.js';
+import { ItemSchema, contentHash } from '../core/index.js';
+import { fastItem, fastItemHash } from './load-check.js';
 
 const samples = ['data/samples/irish', 'data/samples/english'].flatMap(dir =>
   readdirSync(dir).filter(f => f.endsWith('.jsonl')).flatMap(f =>
@@ -50,5 +50,18 @@ describe('fastItem', () => {
     for (const odd of WEIRD) agrees({ ...base, input: { ...(base.input as object), deep: odd } });
     expect(refused).toBeGreaterThan(100);
     for (const odd of WEIRD) agrees(odd);
+  });
+});
+
+describe('fastItemHash', () => {
+  it('is contentHash, for every sample item and odd inputs', () => {
+    const odd = [
+      { b: { z: 1, a: [{ y: 2, x: null }] }, a: '\u00e9', '10': 1, '9': 2, B: 3, _: 4, 'a b': { '': [] } },
+      { x: [[1, 2], { d: -0, c: 1.5e-7, e: 'line\nbreak "q"' }] },
+    ].map(input => ({ ...samples[0]!, input }));
+    for (const value of [...samples, ...odd]) {
+      const item = fastItem(value)!;
+      expect(fastItemHash(item)).toBe(contentHash(item));
+    }
   });
 });
