@@ -8,7 +8,7 @@ import { sha256Prefix } from './plan-hash.js';
  * caller then asks zod, so every error message still comes from ItemSchema alone. Checking by hand
  * costs a fraction of zod's walk over the lazy JSON-value union of `input`.
  */
-export function fastItem(value: unknown): Item | undefined {
+export function fastItem(value: unknown, same: (s: string) => string = s => s): Item | undefined {
   if (!isPlainObject(value)) return undefined;
   const v = value as Record<string, unknown>;
   if (!isString(v.id) || !ID.test(v.id) || !isString(v.test) || !TEST.test(v.test)) return undefined;
@@ -20,7 +20,7 @@ export function fastItem(value: unknown): Item | undefined {
   if (hasReferences && !isTextList(v.references)) return undefined;
   // The refine: a non-empty list of accepted answers or of references.
   if (!(hasAccepted && (v.accepted as unknown[]).length > 0) && !(hasReferences && (v.references as unknown[]).length > 0)) return undefined;
-  const source = checkSource(v.source);
+  const source = checkSource(v.source, same);
   if (source === undefined) return undefined;
   if (!isNonEmpty(v.licence) || !isNonEmpty(v.evidence)) return undefined;
   if (v.visibility !== 'public' && v.visibility !== 'private') return undefined;
@@ -28,8 +28,10 @@ export function fastItem(value: unknown): Item | undefined {
   if (typeof v.human_checked !== 'boolean') return undefined;
   for (const key of OPTIONAL_TEXT) if (Object.hasOwn(v, key) && !isString(v[key])) return undefined;
   const out: Record<string, unknown> = {};
-  for (const key of ITEM_KEYS) if (Object.hasOwn(v, key)) out[key] = key === 'source' ? source : v[key];
-  for (const key of Object.keys(v)) if (!ITEM_SET.has(key)) out[key] = v[key];
+  for (const key of ITEM_KEYS) if (Object.hasOwn(v, key)) out[key] = key === 'source' ? source : shared(v[key], same);
+  for (const key of Object.keys(v)) if (!ITEM_SET.has(key)) out[key] = shared(v[key], same);
+  const input = v.input as Record<string, unknown>;
+  for (const key in input) input[key] = shared(input[key], same);
   return out as Item;
 }
 
@@ -46,6 +48,22 @@ const NOT_BLANK = /\S/;
 const MAX_DEPTH = 64;
 
 const isString = (x: unknown): x is string => typeof x === 'string';
+const shared = (x: unknown, same: (s: string) => string): unknown => (typeof x === 'string' ? same(x) : x);
+
+/**
+ * One copy of each short string that repeats across a suite's items (test, language, licence,
+ * labels of the input), instead of one per line as JSON.parse makes them: a run holds every item.
+ */
+export function sharedStrings(limit = 50_000): (s: string) => string {
+  const kept = new Map<string, string>();
+  return s => {
+    if (s.length > 64) return s;
+    const k = kept.get(s);
+    if (k !== undefined) return k;
+    if (kept.size < limit) kept.set(s, s);
+    return s;
+  };
+}
 const isNonEmpty = (x: unknown): x is string => typeof x === 'string' && x.length > 0;
 
 // A key named __proto__ would be copied by assignment (zod's own copy is what decides then).
@@ -60,14 +78,14 @@ function isTextList(x: unknown): boolean {
 }
 
 /** The source as zod returns it (a string, or its known keys first), or undefined. */
-function checkSource(x: unknown): unknown {
+function checkSource(x: unknown, same: (s: string) => string): unknown {
   if (typeof x === 'string') return x.length > 0 ? x : undefined;
   if (!isPlainObject(x)) return undefined;
   if (!isNonEmpty(x.key)) return undefined;
   for (const key of ['dataset', 'file']) if (Object.hasOwn(x, key) && !isNonEmpty(x[key])) return undefined;
   const out: Record<string, unknown> = {};
-  for (const key of SOURCE_KEYS) if (Object.hasOwn(x, key)) out[key] = x[key];
-  for (const key of Object.keys(x)) if (!SOURCE_SET.has(key)) out[key] = x[key];
+  for (const key of SOURCE_KEYS) if (Object.hasOwn(x, key)) out[key] = shared(x[key], same);
+  for (const key of Object.keys(x)) if (!SOURCE_SET.has(key)) out[key] = shared(x[key], same);
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fastItem, fastItemHash } from './load-check.js';
+import { fastItem, fastItemHash, sharedStrings } from './load-check.js';
 import {
   ConfigError, FILE_LIMITS, ItemSchema, contentHash, parseJsonLine, quoteValue, readUserLines, type ConfigIssue, type Item, type VersionedItem,
 } from '../core/index.js';
@@ -47,7 +47,9 @@ function collectItemFiles(path: string, seen: Set<string>): string[] {
 export function loadItems(paths: string[], o: { maxFileBytes?: number } = {}): VersionedItem[] {
   const issues: ConfigIssue[] = [];
   const items: VersionedItem[] = [];
-  const seen = new Map<string, string>();
+  // Test and id of each item, to the index of the first item that had them.
+  const seen = new Map<string, number>();
+  const same = sharedStrings();
   const files = paths.flatMap(itemFiles);
   if (files.length === 0) throw new ConfigError([{ file: paths.join(', '), message: 'no .jsonl item files found' }]);
   for (const file of files) {
@@ -55,7 +57,7 @@ export function loadItems(paths: string[], o: { maxFileBytes?: number } = {}): V
       const json = parseJsonLine(text, file, line, issues);
       if (!json) return;
       // zod only for lines the fast check cannot vouch for: its messages name what is wrong.
-      let item: Item | undefined = fastItem(json.value);
+      let item: Item | undefined = fastItem(json.value, same);
       const hash = item ? fastItemHash(item) : undefined;
       if (!item) {
         const parsed = ItemSchema.safeParse(json.value);
@@ -69,8 +71,10 @@ export function loadItems(paths: string[], o: { maxFileBytes?: number } = {}): V
       }
       const key = `${item.test}\u0000${item.id}`;
       const first = seen.get(key);
-      if (first) issues.push({ file, line, field: 'id', message: `duplicate id ${quoteValue(item.id)} in test ${quoteValue(item.test)} (first at ${first})` });
-      else seen.set(key, `${file}:${line}`);
+      if (first !== undefined) {
+        const at = items[first]!;
+        issues.push({ file, line, field: 'id', message: `duplicate id ${quoteValue(item.id)} in test ${quoteValue(item.test)} (first at ${at.file}:${at.line})` });
+      } else seen.set(key, items.length);
       items.push({ item, hash: hash ?? contentHash(item), file, line });
     };
     const onBadLine = (line: number) => issues.push({ file, line, message: 'not valid UTF-8 (save the file as UTF-8)' });
