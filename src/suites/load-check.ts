@@ -1,4 +1,4 @@
-import type { Item } from '../core/index.js';
+import { canonicalJson, type Item } from '../core/index.js';
 import { sha256Prefix } from './plan-hash.js';
 
 /**
@@ -8,7 +8,7 @@ import { sha256Prefix } from './plan-hash.js';
  * caller then asks zod, so every error message still comes from ItemSchema alone. Checking by hand
  * costs a fraction of zod's walk over the lazy JSON-value union of `input`.
  */
-export function fastItem(value: unknown, same: (s: string) => string = s => s): Item | undefined {
+export function fastItem(value: unknown, same: Shared = (_, __, s) => s): Item | undefined {
   if (!isPlainObject(value)) return undefined;
   const v = value as Record<string, unknown>;
   if (!isString(v.id) || !ID.test(v.id) || !isString(v.test) || !TEST.test(v.test)) return undefined;
@@ -28,10 +28,10 @@ export function fastItem(value: unknown, same: (s: string) => string = s => s): 
   if (typeof v.human_checked !== 'boolean') return undefined;
   for (const key of OPTIONAL_TEXT) if (Object.hasOwn(v, key) && !isString(v[key])) return undefined;
   const out: Record<string, unknown> = {};
-  for (const key of ITEM_KEYS) if (Object.hasOwn(v, key)) out[key] = key === 'source' ? source : shared(v[key], same);
-  for (const key of Object.keys(v)) if (!ITEM_SET.has(key)) out[key] = shared(v[key], same);
+  for (const key of ITEM_KEYS) if (Object.hasOwn(v, key)) out[key] = key === 'source' ? source : shared(v[key], key, same);
+  for (const key of Object.keys(v)) if (!ITEM_SET.has(key)) out[key] = shared(v[key], key, same);
   const input = v.input as Record<string, unknown>;
-  for (const key in input) input[key] = shared(input[key], same);
+  for (const key in input) input[key] = shared(input[key], key, same, INPUT);
   return out as Item;
 }
 
@@ -48,23 +48,29 @@ const NOT_BLANK = /\S/;
 const MAX_DEPTH = 64;
 
 const isString = (x: unknown): x is string => typeof x === 'string';
-const shared = (x: unknown, same: (s: string) => string): unknown => (typeof x === 'string' ? same(x) : x);
+const isNonEmpty = (x: unknown): x is string => typeof x === 'string' && x.length > 0;
+const TOP = 0;
+const INPUT = 1;
+const SOURCE = 2;
+const shared = (x: unknown, field: string, same: Shared, space = TOP): unknown => (typeof x === 'string' ? same(space, field, x) : x);
 
 /**
- * One copy of each short string that repeats across a suite's items (test, language, licence,
- * labels of the input), instead of one per line as JSON.parse makes them: a run holds every item.
+ * One copy of a string that repeats from one line to the next (test, language, licence, labels of
+ * the input) instead of one per line as JSON.parse makes them, since a run holds every item. Each
+ * field is compared with its value on the previous line only: no hashing of every string.
  */
-export function sharedStrings(limit = 50_000): (s: string) => string {
-  const kept = new Map<string, string>();
-  return s => {
-    if (s.length > 64) return s;
-    const k = kept.get(s);
-    if (k !== undefined) return k;
-    if (kept.size < limit) kept.set(s, s);
+export function sharedStrings(): Shared {
+  const last = [new Map<string, string>(), new Map<string, string>(), new Map<string, string>()];
+  return (space, field, s) => {
+    const before = last[space]!.get(field);
+    if (before === s) return before;
+    last[space]!.set(field, s);
     return s;
   };
 }
-const isNonEmpty = (x: unknown): x is string => typeof x === 'string' && x.length > 0;
+
+/** Gives a field's string, or an equal one kept from an earlier line (see sharedStrings); `space`: the item, its input or its source. */
+export type Shared = (space: number, field: string, s: string) => string;
 
 // A key named __proto__ would be copied by assignment (zod's own copy is what decides then).
 function isPlainObject(x: unknown): x is Record<string, unknown> {
@@ -78,14 +84,14 @@ function isTextList(x: unknown): boolean {
 }
 
 /** The source as zod returns it (a string, or its known keys first), or undefined. */
-function checkSource(x: unknown, same: (s: string) => string): unknown {
+function checkSource(x: unknown, same: Shared): unknown {
   if (typeof x === 'string') return x.length > 0 ? x : undefined;
   if (!isPlainObject(x)) return undefined;
   if (!isNonEmpty(x.key)) return undefined;
   for (const key of ['dataset', 'file']) if (Object.hasOwn(x, key) && !isNonEmpty(x[key])) return undefined;
   const out: Record<string, unknown> = {};
-  for (const key of SOURCE_KEYS) if (Object.hasOwn(x, key)) out[key] = shared(x[key], same);
-  for (const key of Object.keys(x)) if (!SOURCE_SET.has(key)) out[key] = shared(x[key], same);
+  for (const key of SOURCE_KEYS) if (Object.hasOwn(x, key)) out[key] = shared(x[key], key, same, SOURCE);
+  for (const key of Object.keys(x)) if (!SOURCE_SET.has(key)) out[key] = shared(x[key], key, same, SOURCE);
   return out;
 }
 
@@ -107,25 +113,9 @@ function isJsonRecord(x: Record<string, unknown>, depth: number): boolean {
 }
 
 /**
- * contentHash of an item that fastItem returned, for a fraction of its cost: JSON.stringify given
- * a list of names writes every object's keys in the list's order, so the sorted list of every key
- * in the item gives the canonical JSON natively. The 16 digits are a string of their own, not a
- * slice that would keep the whole digest alive beside every stored trial.
+ * contentHash of an item, with its 16 digits as a string of their own rather than a slice that
+ * keeps the 64-digit digest alive beside every item a run holds.
  */
-export function fastItemHash(item: Item): string {
-  const keys = new Set<string>();
-  collectKeys(item, keys);
-  return sha256Prefix(JSON.stringify(item, [...keys].sort()));
-}
-
-function collectKeys(x: unknown, into: Set<string>): void {
-  if (x === null || typeof x !== 'object') return;
-  if (Array.isArray(x)) {
-    for (const e of x) collectKeys(e, into);
-    return;
-  }
-  for (const key in x) {
-    into.add(key);
-    collectKeys((x as Record<string, unknown>)[key], into);
-  }
+export function itemHash(item: Item): string {
+  return sha256Prefix(canonicalJson(item));
 }
