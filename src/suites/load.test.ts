@@ -88,4 +88,10 @@ describe('loadItems on hostile files', () => {
   it('says a file with no item lines holds no items', () => {
     expect(() => loadItems([file(['', '  '])])).toThrow(/no items/);
   });
+
+  it('names where a duplicate id was first seen, across files', () => {
+    const first = file(['', JSON.stringify(good)]);
+    const second = file([JSON.stringify({ ...good, id: 'other' }), JSON.stringify({ ...good, accepted: ['x'] })]);
+    expect(() => loadItems([first, second])).toThrow(`${second}:2, field "id": duplicate id "${good.id}" in test "grammar_forms" (first at ${first}:2)`);
+  });
 });

@@ -1,7 +1,8 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fastItem, itemHash, sharedStrings } from './load-check.js';
 import {
-  ConfigError, FILE_LIMITS, ItemSchema, contentHash, parseJsonLine, quoteValue, readUserLines, type ConfigIssue, type Item, type VersionedItem,
+  ConfigError, FILE_LIMITS, ItemSchema, parseJsonLine, quoteValue, readUserLines, type ConfigIssue, type Item, type VersionedItem,
 } from '../core/index.js';
 
 /**
@@ -46,26 +47,34 @@ function collectItemFiles(path: string, seen: Set<string>): string[] {
 export function loadItems(paths: string[], o: { maxFileBytes?: number } = {}): VersionedItem[] {
   const issues: ConfigIssue[] = [];
   const items: VersionedItem[] = [];
-  const seen = new Map<string, string>();
+  // Test and id of each item, to the index of the first item that had them.
+  const seen = new Map<string, number>();
+  const same = sharedStrings();
   const files = paths.flatMap(itemFiles);
   if (files.length === 0) throw new ConfigError([{ file: paths.join(', '), message: 'no .jsonl item files found' }]);
   for (const file of files) {
     const onLine = (text: string, line: number) => {
       const json = parseJsonLine(text, file, line, issues);
       if (!json) return;
-      const parsed = ItemSchema.safeParse(json.value);
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          issues.push({ file, line, field: issue.path.join('.') || undefined, message: issue.message });
+      // zod only for lines the fast check cannot vouch for: its messages name what is wrong.
+      let item: Item | undefined = fastItem(json.value, same);
+      if (!item) {
+        const parsed = ItemSchema.safeParse(json.value);
+        if (!parsed.success) {
+          for (const issue of parsed.error.issues) {
+            issues.push({ file, line, field: issue.path.join('.') || undefined, message: issue.message });
+          }
+          return;
         }
-        return;
+        item = parsed.data;
       }
-      const item: Item = parsed.data;
       const key = `${item.test}\u0000${item.id}`;
       const first = seen.get(key);
-      if (first) issues.push({ file, line, field: 'id', message: `duplicate id ${quoteValue(item.id)} in test ${quoteValue(item.test)} (first at ${first})` });
-      else seen.set(key, `${file}:${line}`);
-      items.push({ item, hash: contentHash(item), file, line });
+      if (first !== undefined) {
+        const at = items[first]!;
+        issues.push({ file, line, field: 'id', message: `duplicate id ${quoteValue(item.id)} in test ${quoteValue(item.test)} (first at ${at.file}:${at.line})` });
+      } else seen.set(key, items.length);
+      items.push({ item, hash: itemHash(item), file, line });
     };
     const onBadLine = (line: number) => issues.push({ file, line, message: 'not valid UTF-8 (save the file as UTF-8)' });
     const failed = readUserLines(file, 'item file', o.maxFileBytes ?? FILE_LIMITS.items, onLine, onBadLine);
