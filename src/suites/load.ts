@@ -1,6 +1,6 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fastItem, itemHash, sharedStrings } from './load-check.js';
+import { itemHash, sharedStrings } from './item-strings.js';
 import {
   ConfigError, FILE_LIMITS, ItemSchema, parseJsonLine, quoteValue, readUserLines, type ConfigIssue, type Item, type VersionedItem,
 } from '../core/index.js';
@@ -56,18 +56,14 @@ export function loadItems(paths: string[], o: { maxFileBytes?: number } = {}): V
     const onLine = (text: string, line: number) => {
       const json = parseJsonLine(text, file, line, issues);
       if (!json) return;
-      // zod only for lines the fast check cannot vouch for: its messages name what is wrong.
-      let item: Item | undefined = fastItem(json.value, same);
-      if (!item) {
-        const parsed = ItemSchema.safeParse(json.value);
-        if (!parsed.success) {
-          for (const issue of parsed.error.issues) {
-            issues.push({ file, line, field: issue.path.join('.') || undefined, message: issue.message });
-          }
-          return;
+      const parsed = ItemSchema.safeParse(json.value);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          issues.push({ file, line, field: issue.path.join('.') || undefined, message: issue.message });
         }
-        item = parsed.data;
+        return;
       }
+      const item: Item = same(parsed.data);
       const key = `${item.test}\u0000${item.id}`;
       const first = seen.get(key);
       if (first !== undefined) {

@@ -1,0 +1,35 @@
+import { canonicalJson, type Item } from '../core/index.js';
+import { sha256Prefix } from './plan-hash.js';
+
+/**
+ * One copy of a string that repeats from one line to the next (test, language, licence, labels of
+ * the input) instead of one per line as JSON.parse makes them, since a run holds every item. Each
+ * field is compared with its value on the previous line only: no hashing of every string.
+ */
+export function sharedStrings(): (item: Item) => Item {
+  const last = [new Map<string, string>(), new Map<string, string>(), new Map<string, string>()];
+  const share = (fields: Record<string, unknown>, space: number) => {
+    const seen = last[space]!;
+    for (const key in fields) {
+      const s = fields[key];
+      if (typeof s !== 'string') continue;
+      const before = seen.get(key);
+      if (before === s) fields[key] = before;
+      else seen.set(key, s);
+    }
+  };
+  return item => {
+    share(item as unknown as Record<string, unknown>, 0);
+    share(item.input as Record<string, unknown>, 1);
+    if (typeof item.source === 'object' && item.source !== null) share(item.source as unknown as Record<string, unknown>, 2);
+    return item;
+  };
+}
+
+/**
+ * contentHash of an item, with its 16 digits as a string of their own rather than a slice that
+ * keeps the 64-digit digest alive beside every item a run holds.
+ */
+export function itemHash(item: Item): string {
+  return sha256Prefix(canonicalJson(item));
+}
