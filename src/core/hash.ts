@@ -48,6 +48,41 @@ function quoteKey(key: string): string {
   return q;
 }
 
+/**
+ * Two canonical texts of a plain object written in one pass, sharing the text of every value:
+ * `whole` (all its keys) and `keyed` (only the keys in `pick`, plus those of `add`). The engine
+ * stores a request whole and hashes it without its context but with who answers it.
+ */
+export function canonicalJsonPair(value: object, pick: ReadonlySet<string>, add: Readonly<Record<string, unknown>>): { whole: string; keyed: string } {
+  const keys = Object.keys(value);
+  for (const key of Object.keys(add)) if (!Object.hasOwn(value, key)) keys.push(key);
+  keys.sort();
+  let whole = '';
+  let keyed = '';
+  for (const key of keys) {
+    const own = Object.hasOwn(value, key);
+    const text = own ? write((value as Record<string, unknown>)[key]) : undefined;
+    if (text !== undefined) whole += `,${quoteKey(key)}:${text}`;
+    const shown = Object.hasOwn(add, key) ? write(add[key]) : pick.has(key) ? text : undefined;
+    if (shown !== undefined) keyed += `,${quoteKey(key)}:${shown}`;
+  }
+  return { whole: `{${whole.slice(1)}}`, keyed: `{${keyed.slice(1)}}` };
+}
+
+// Canonical JSON already written for an object, so that a request's hash and its stored row share
+// one serialisation instead of two.
+const written = new WeakMap<object, string>();
+
+/** Remember the canonical JSON of an object that will not change afterwards (a request on its way to the store). */
+export function keepJson(value: object, text: string): void {
+  written.set(value, text);
+}
+
+/** The JSON text of a value: the canonical text kept for it, else JSON.stringify. Both parse to equal values. */
+export function jsonText(value: unknown): string {
+  return (value !== null && typeof value === 'object' ? written.get(value) : undefined) ?? JSON.stringify(value);
+}
+
 /** Hex SHA-256 of the canonical JSON of a value, cut to `length` hex digits. */
 export function contentHash(value: unknown, length = 16): string {
   return sha256Hex(canonicalJson(value)).slice(0, length);

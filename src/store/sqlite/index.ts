@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
-  ClaimLostError,
+  ClaimLostError, jsonText,
   type CallRecord, type ChatResult, type JsonValue, type Judgment, type RunRecord, type RunStatus, type Score, type Store,
   type Trial, type TrialResult, type VersionedItem, type WriteFence,
 } from '../../core/index.js';
@@ -221,7 +221,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       return write(() => {
         commits.check(key);
         st().insertCall.run(
-          c.runId, c.trialId, c.step, c.requestHash, json(c.request), c.status,
+          c.runId, c.trialId, c.step, c.requestHash, jsonText(c.request), c.status,
           c.result ? json(c.result) : null, c.error ? json(c.error) : null,
           c.attempts, c.latencyMs, c.costUsd, c.cached ? 1 : 0, c.createdAt, c.model ?? null, c.endpoint ?? null,
         );
