@@ -46,7 +46,7 @@ const inner = <T>(m: ByRun<T>, runId: string): Map<string, T> => m.get(runId) ??
  * When a batch fails (a lost claim), each write is tried again on its own, so one bad write does
  * not fail the others.
  */
-export function createGroupCommit(db: Database.Database, st: () => GroupCommitStatements, onSettled: () => void): GroupCommit {
+export function createGroupCommit(db: Database.Database, st: () => GroupCommitStatements, onSettled: () => void, inBatch?: () => void): GroupCommit {
   let queue: Array<{ write: () => void; resolve: () => void; reject: (e: unknown) => void; fence: FenceKey | undefined }> = [];
   let scheduled = false;
   let lastFlush = 0;
@@ -89,6 +89,7 @@ export function createGroupCommit(db: Database.Database, st: () => GroupCommitSt
     try {
       db.transaction(() => {
         held = new Map();
+        inBatch?.();
         checkBatch(batch);
         statuses = new Map();
         for (const w of batch) w.write();

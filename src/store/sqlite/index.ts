@@ -9,6 +9,7 @@ import {
 } from '../../core/index.js';
 import { faultOf, storeError } from '../faults.js';
 import { deleteRunSqlite } from './delete-run.js';
+import { createCacheFilter } from './cache-filter.js';
 import { createGroupCommit } from './group-commit.js';
 import { sqlitePermits } from './permits.js';
 import { sqliteTrialPages } from './trial-pages.js';
@@ -113,7 +114,9 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
 
   // Answers queued but not yet committed, so a cache lookup never has to force a commit.
   const uncommitted = new Map<string, ChatResult>();
-  const commits = createGroupCommit(db, st, () => uncommitted.clear());
+  const cacheFilter = createCacheFilter(() => db, () => uncommitted.keys());
+  // Each group commit also takes in the answers other processes stored: a lookup then rarely reads.
+  const commits = createGroupCommit(db, st, () => uncommitted.clear(), cacheFilter.sync);
   const write = commits.write;
   const read = <T>(fn: () => T): T => {
     commits.flush();
@@ -216,7 +219,10 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       }, key);
     },
     saveCall(c: CallRecord, fence?: WriteFence) {
-      if (c.status === 'ok' && c.result) uncommitted.set(c.requestHash, c.result);
+      if (c.status === 'ok' && c.result) {
+        uncommitted.set(c.requestHash, c.result);
+        cacheFilter.add(c.requestHash);
+      }
       const key = fenceOf(c.runId, c.trialId, fence);
       return write(() => {
         commits.check(key);
@@ -243,6 +249,9 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
     async findCachedResult(requestHash) {
       const pending = uncommitted.get(requestHash);
       if (pending) return pending;
+      // A request no stored call answered (every turn of a new dialogue) needs no read.
+      cacheFilter.syncIfStale();
+      if (!cacheFilter.mayHold(requestHash)) return undefined;
       // Committed rows only: what is queued is in `uncommitted`, so no commit is forced here.
       const row = st().cached.get(requestHash) as Row | undefined;
       return row ? parse<ChatResult>(row.result) : undefined;
