@@ -80,6 +80,17 @@ export function createGroupCommit(db: Database.Database, st: () => GroupCommitSt
     }
   };
 
+  // The batch the one transaction function below commits (made once: better-sqlite3 wraps each anew).
+  let current: typeof queue = [];
+  const commitBatch = db.transaction(() => {
+    held = new Map();
+    inBatch?.();
+    checkBatch(current);
+    statuses = new Map();
+    for (const w of current) w.write();
+    setBatchStatuses();
+  }).immediate;
+
   const flush = () => {
     scheduled = false;
     lastFlush = performance.now();
@@ -87,14 +98,12 @@ export function createGroupCommit(db: Database.Database, st: () => GroupCommitSt
     queue = [];
     if (batch.length === 0) return;
     try {
-      db.transaction(() => {
-        held = new Map();
-        inBatch?.();
-        checkBatch(batch);
-        statuses = new Map();
-        for (const w of batch) w.write();
-        setBatchStatuses();
-      }).immediate();
+      current = batch;
+      try {
+        commitBatch();
+      } finally {
+        current = [];
+      }
       statuses = undefined;
       onSettled();
       for (const w of batch) w.resolve();
