@@ -1,5 +1,5 @@
 import {
-  ProviderCallError, contentHash, type CallRecord, type ChatModel, type ChatRequest, type ChatResult, type JsonValue,
+  ProviderCallError, canonicalJsonPair, keepJson, sha256Hex, type CallRecord, type ChatModel, type ChatRequest, type ChatResult, type JsonValue,
   type StoredError, type Store, type TokenUsage, type Trial, type WriteFence,
 } from '../core/index.js';
 import { resolveImages, withoutImageData } from '../providers/index.js';
@@ -14,15 +14,19 @@ export interface CostModel {
   estimate(modelAlias: string, request: ChatRequest): number;
 }
 
+/** The parts of a request its cache key is made of (its context is not: it only says where it was asked). */
+const HASHED = new Set(['messages', 'params', 'tools', 'toolChoice', 'hints']);
+
 /**
  * The cache key of a request: who answers it (model and endpoint), what is asked, and what makes it
- * distinct. An image counts by its blob's hash, not its bytes.
+ * distinct. An image counts by its blob's hash, not its bytes. The request as stored is serialised
+ * in the same pass and kept with it, so the store writes that text instead of serialising it again.
  */
 export function requestHash(spec: string, endpoint: string | undefined, request: ChatRequest, distinct?: JsonValue): string {
-  return contentHash({
-    model: spec, endpoint, messages: withoutImageData(request).messages, params: request.params, tools: request.tools,
-    toolChoice: request.toolChoice, hints: request.hints, distinct,
-  });
+  const stored = withoutImageData(request);
+  const { whole, keyed } = canonicalJsonPair(stored, HASHED, { model: spec, endpoint, distinct });
+  keepJson(stored, whole);
+  return sha256Hex(keyed).slice(0, 16);
 }
 
 export interface CallPathOptions {
@@ -65,33 +69,25 @@ export type CallOutcome =
  */
 export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<CallOutcome> {
   // Identical requests in flight share one call: the first asks, the others wait for its answer.
-  const inFlight = new Map<string, Promise<ChatResult | undefined>>();
+  const inFlight = new Map<string, Shared>();
   const save = (record: CallRecord) => o.store.saveCall(record, o.fence);
 
   return async function callModel(a: CallArgs): Promise<CallOutcome> {
-    // Stored requests name images by blob; the bytes are read back from the store only to send them.
-    const base = { runId: a.trial.runId, trialId: a.trial.id, step: a.step, requestHash: a.hash, request: withoutImageData(a.request), ...(a.alias !== a.trial.modelAlias ? { model: a.alias } : {}), ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}) };
     // Baselines answer instantly and for free: a cache lookup would only cost time.
     const cacheable = o.useCache !== false && !a.model.isBaseline;
-    let settleShared: ((r: ChatResult | undefined) => void) | undefined;
-    const share = (r: ChatResult | undefined) => {
-      if (!settleShared) return;
-      settleShared(r);
-      settleShared = undefined;
-      inFlight.delete(a.hash);
-    };
+    let mine: Shared | undefined;
     if (cacheable) {
       const shared = inFlight.get(a.hash);
       // The first asker registers before any await, so identical requests that arrive meanwhile
       // wait for its answer instead of calling too (deterministically, whatever the timing).
-      if (!shared) inFlight.set(a.hash, new Promise(resolve => (settleShared = resolve)));
-      const hit = shared ? await shared : await o.store.findCachedResult(a.hash);
+      if (!shared) inFlight.set(a.hash, (mine = sharedCall()));
+      const hit = shared ? await shared.answer : await o.store.findCachedResult(a.hash);
       if (hit) {
-        share(hit);
-        return ok({ ...base, status: 'ok', result: hit, attempts: 0, latencyMs: 0, costUsd: 0, cached: true, createdAt: now() }, hit);
+        settle(a.hash, mine, hit);
+        return ok(record(a, 'ok', 0, 0, 0, true, hit), hit);
       }
       // A shared call that failed is not shared: this asker makes (and records) its own.
-      if (shared) inFlight.set(a.hash, new Promise(resolve => (settleShared = resolve)));
+      if (shared) inFlight.set(a.hash, (mine = sharedCall()));
     }
 
     const reach = a.endpoint !== undefined ? o.reachability : undefined;
@@ -99,7 +95,7 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
     const estimate = o.cost.estimate(a.alias, a.request);
     const hold = dead() ? undefined : await o.budget.reserve(estimate);
     if (!hold) {
-      share(undefined);
+      settle(a.hash, mine, undefined);
       return { type: 'stopped', reason: o.signal?.aborted ? 'interrupt' : dead() ? 'unreachable' : 'cost-cap' };
     }
     const signal = reach ? reach.signal(a.endpoint!) : o.signal;
@@ -117,31 +113,61 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
       });
     } catch (error) {
       o.budget.settle(hold, 0);
-      share(undefined);
+      settle(a.hash, mine, undefined);
       // An interrupted call is not a failure: nothing is stored, and a resume asks again.
       if (o.signal?.aborted) return { type: 'stopped', reason: 'interrupt' };
       reach?.callFailed(a.endpoint!, error);
       // Nothing listens at the endpoint: not the trial's failure either; it stays pending for a resume.
       if (dead()) return { type: 'stopped', reason: 'unreachable' };
-      const record: CallRecord = {
-        ...base, status: 'error', error: storedError(error), attempts, latencyMs: performance.now() - started,
-        costUsd: 0, cached: false, createdAt: now(),
-      };
-      return { type: 'error', record, stored: save(record) };
+      const failed = record(a, 'error', attempts, performance.now() - started, 0, false, undefined);
+      failed.error = storedError(error);
+      return { type: 'error', record: failed, stored: save(failed) };
     }
     reach?.answered(a.endpoint!);
     // A response without token counts is charged its pre-call estimate, never $0.
     const costUsd = result.usage ? o.cost.costOf(a.alias, result.usage) : estimate;
-    const record: CallRecord = { ...base, status: 'ok', result, attempts, latencyMs: performance.now() - started, costUsd, cached: false, createdAt: now() };
-    const outcome = ok(record, result);
+    const outcome = ok(record(a, 'ok', attempts, performance.now() - started, costUsd, false, result), result);
     o.budget.settle(hold, costUsd, outcome.stored);
-    share(result);
+    settle(a.hash, mine, result);
     return outcome;
   };
 
   function ok(record: CallRecord, result: ChatResult): CallOutcome & { type: 'ok' } {
     return { type: 'ok', record, result, stored: save(record) };
   }
+
+  // Tell those waiting on this asker's call what it got (undefined: ask yourselves), once.
+  function settle(hash: string, mine: Shared | undefined, result: ChatResult | undefined): void {
+    if (!mine || mine.settled) return;
+    mine.settled = true;
+    mine.resolve(result);
+    if (inFlight.get(hash) === mine) inFlight.delete(hash);
+  }
+}
+
+/** A call in flight that identical requests wait on. */
+interface Shared {
+  answer: Promise<ChatResult | undefined>;
+  resolve: (r: ChatResult | undefined) => void;
+  settled: boolean;
+}
+
+function sharedCall(): Shared {
+  let resolve!: Shared['resolve'];
+  const answer = new Promise<ChatResult | undefined>(r => (resolve = r));
+  return { answer, resolve, settled: false };
+}
+
+/** A call record, built in one go (the hot path makes one per call). Stored requests name images by blob, never bytes. */
+function record(a: CallArgs, status: 'ok' | 'error', attempts: number, latencyMs: number, costUsd: number, cached: boolean, result: ChatResult | undefined): CallRecord {
+  const r: CallRecord = {
+    runId: a.trial.runId, trialId: a.trial.id, step: a.step, requestHash: a.hash, request: withoutImageData(a.request), status,
+    attempts, latencyMs, costUsd, cached, createdAt: now(),
+  };
+  if (result) r.result = result;
+  if (a.alias !== a.trial.modelAlias) r.model = a.alias;
+  if (a.endpoint !== undefined) r.endpoint = a.endpoint;
+  return r;
 }
 
 function storedError(error: unknown): StoredError {
@@ -157,4 +183,14 @@ function storedError(error: unknown): StoredError {
 /** The start of a cut body is for diagnosis, not an archive. */
 const MAX_STORED_BODY_CHARS = 2000;
 
-const now = () => new Date().toISOString();
+// Many calls end within the same millisecond: each ISO timestamp is written once.
+let nowMs = -1;
+let nowIso = '';
+function now(): string {
+  const ms = Date.now();
+  if (ms !== nowMs) {
+    nowMs = ms;
+    nowIso = new Date(ms).toISOString();
+  }
+  return nowIso;
+}

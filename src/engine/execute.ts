@@ -131,7 +131,10 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     const target = step.judgesTarget && trial.target ? await targets.get(trial.target) : undefined;
     const input: StepInput = { trial, results, ...(target ? { target } : {}) };
     let costUsd = 0;
-    const finish = (outcome: Outcome, extra: Partial<{ scores: Score[] }> = {}) => ({ outcome, costUsd, committed: Promise.all(writes), ...extra });
+    // A trial that writes only its result (its steps replayed, as in a resume) needs no Promise.all.
+    const finish = (outcome: Outcome, extra: Partial<{ scores: Score[] }> = {}) => ({
+      outcome, costUsd, committed: writes.length === 1 ? writes[0]! : Promise.all(writes), ...extra,
+    });
     for (let index = 0; ; index++) {
       const decision = await step.next(input);
       if (decision.type === 'done') {

@@ -1,9 +1,9 @@
-import type { ChatRequest, ChatResult, StepKind, StepOutcome, Trial } from '../core/index.js';
+import type { ChatMessage, ChatRequest, ChatResult, StepKind, StepOutcome, Trial } from '../core/index.js';
 import { DIALOGUE_KIND, metaToJson, type DialogueMeta } from './dialogue.js';
 import { END } from './graph.js';
 import { memoryWindow, type DialogueMessage } from './memory.js';
 import { renderTemplate, taskLookup } from './template.js';
-import type { Scenario, ScenarioTask, ScenarioVariant } from './types.js';
+import type { Scenario, ScenarioAgent, ScenarioTask, ScenarioVariant } from './types.js';
 
 /** Step kind of a dialogue trial: one step per turn. */
 export const DIALOGUE_STEP = 'dialogue';
@@ -23,10 +23,8 @@ export type DialogueWalk =
  * stored turns, so a resumed run replays them and asks only for the next one.
  */
 export function walkDialogue(scenario: Scenario, trial: Trial, task: ScenarioTask, variant: ScenarioVariant, results: ReadonlyArray<ChatResult>): DialogueWalk {
-  const lookup = taskLookup(task.vars);
-  const start = scenario.startPrompt
-    ? { role: scenario.startPrompt.role, content: renderTemplate(scenario.startPrompt.content, lookup, 'tasks.start_prompt') }
-    : undefined;
+  const rendered = renderedFor(scenario, task);
+  const start = rendered.start;
   const meta: DialogueMeta = { trialId: trial.id, taskId: task.id, variant: variant.label, repeat: trial.repeat, status: 'running', ...(start ? { start } : {}), turns: [] };
   const transcript: DialogueMessage[] = start ? [{ speaker: 'START', role: start.role, content: start.content }] : [];
   const turnsOf = new Map<string, number>();
@@ -39,7 +37,7 @@ export function walkDialogue(scenario: Scenario, trial: Trial, task: ScenarioTas
     const entry = variant.models.get(agent.model)!;
     const result = results[step];
     if (!result) {
-      const prompt = agent.prompt.map((p, i) => ({ role: p.role, content: renderTemplate(p.content, lookup, `prompt ${i} of agent "${agent.name}"`) }));
+      const prompt = rendered.prompt(agent);
       return {
         type: 'turn', agent: agent.name, model: agent.model, meta,
         request: {
@@ -62,6 +60,39 @@ export function walkDialogue(scenario: Scenario, trial: Trial, task: ScenarioTas
       endedBy = decision.by === 'max_turns' ? 'max_turns' : 'end';
     }
   }
+}
+
+/** A task's start prompt and agent prompts, as rendered once for it. */
+interface RenderedTask {
+  scenario: Scenario;
+  start: { role: ChatMessage['role']; content: string } | undefined;
+  prompt(agent: ScenarioAgent): ChatMessage[];
+}
+
+// Every turn walks its dialogue from the start: the task's prompts are rendered once, not per turn.
+const renderedTasks = new WeakMap<ScenarioTask, RenderedTask>();
+
+function renderedFor(scenario: Scenario, task: ScenarioTask): RenderedTask {
+  const known = renderedTasks.get(task);
+  if (known?.scenario === scenario) return known;
+  const lookup = taskLookup(task.vars);
+  const prompts = new Map<string, ChatMessage[]>();
+  const rendered: RenderedTask = {
+    scenario,
+    start: scenario.startPrompt
+      ? { role: scenario.startPrompt.role, content: renderTemplate(scenario.startPrompt.content, lookup, 'tasks.start_prompt') }
+      : undefined,
+    prompt(agent) {
+      let messages = prompts.get(agent.name);
+      if (!messages) {
+        messages = agent.prompt.map((p, i) => ({ role: p.role, content: renderTemplate(p.content, lookup, `prompt ${i} of agent "${agent.name}"`) }));
+        prompts.set(agent.name, messages);
+      }
+      return messages;
+    },
+  };
+  renderedTasks.set(task, rendered);
+  return rendered;
 }
 
 /**

@@ -34,7 +34,9 @@ export interface GroupCommit {
 /** Shortest gap between two group commits while writes keep coming. */
 const MIN_FLUSH_GAP_MS = 2;
 
-const keyOf = (runId: string, trialId: string, workerId: string) => `${runId}\u0000${trialId}\u0000${workerId}`;
+/** Values by run, then by worker or trial: a batch usually has one run and one worker, so no key strings are built per write. */
+type ByRun<T> = Map<string, Map<string, T>>;
+const inner = <T>(m: ByRun<T>, runId: string): Map<string, T> => m.get(runId) ?? m.set(runId, new Map()).get(runId)!;
 
 /**
  * Group commit: writes that arrive close together share one transaction, and within it the
@@ -44,35 +46,50 @@ const keyOf = (runId: string, trialId: string, workerId: string) => `${runId}\u0
  * When a batch fails (a lost claim), each write is tried again on its own, so one bad write does
  * not fail the others.
  */
-export function createGroupCommit(db: Database.Database, st: () => GroupCommitStatements, onSettled: () => void): GroupCommit {
+export function createGroupCommit(db: Database.Database, st: () => GroupCommitStatements, onSettled: () => void, inBatch?: () => void): GroupCommit {
   let queue: Array<{ write: () => void; resolve: () => void; reject: (e: unknown) => void; fence: FenceKey | undefined }> = [];
   let scheduled = false;
   let lastFlush = 0;
-  // Claims known to be held in the transaction under way (a claim cannot change hands inside it).
-  let held = new Set<string>();
-  // Statuses set in the batch under way, last one per trial; undefined: set them at once.
-  let statuses: Map<string, { runId: string; trialId: string; status: string }> | undefined;
+  // Trials whose claim is known to be held, by run and worker, in the transaction under way (a
+  // claim cannot change hands inside it).
+  let held: ByRun<Set<string>> = new Map();
+  // Statuses set in the batch under way, last one per trial, by run; undefined: set them at once.
+  let statuses: ByRun<string> | undefined;
 
   const checkBatch = (batch: typeof queue) => {
     // A trial's call and its result usually share a batch: each trial is looked up once.
-    const byWorker = new Map<string, { runId: string; workerId: string; ids: Set<string> }>();
+    const asked: ByRun<Set<string>> = new Map();
     for (const { fence: f } of batch) {
       if (!f) continue;
-      const k = `${f.runId}\u0000${f.workerId}`;
-      (byWorker.get(k) ?? byWorker.set(k, { runId: f.runId, workerId: f.workerId, ids: new Set() }).get(k)!).ids.add(f.trialId);
+      const byWorker = inner(asked, f.runId);
+      (byWorker.get(f.workerId) ?? byWorker.set(f.workerId, new Set()).get(f.workerId)!).add(f.trialId);
     }
-    for (const { runId, workerId, ids } of byWorker.values()) {
-      for (const r of st().heldOf.all(JSON.stringify([...ids]), runId, workerId) as Array<{ trial_id: string }>) held.add(keyOf(runId, r.trial_id, workerId));
+    for (const [runId, byWorker] of asked) {
+      for (const [workerId, ids] of byWorker) {
+        const found = new Set<string>();
+        for (const r of st().heldOf.all(JSON.stringify([...ids]), runId, workerId) as Array<{ trial_id: string }>) found.add(r.trial_id);
+        inner(held, runId).set(workerId, found);
+      }
     }
   };
   const setBatchStatuses = () => {
-    const grouped = new Map<string, { runId: string; status: string; ids: string[] }>();
-    for (const s of statuses!.values()) {
-      const k = `${s.runId}\u0000${s.status}`;
-      (grouped.get(k) ?? grouped.set(k, { runId: s.runId, status: s.status, ids: [] }).get(k)!).ids.push(s.trialId);
+    for (const [runId, byTrial] of statuses!) {
+      const grouped = new Map<string, string[]>();
+      for (const [trialId, status] of byTrial) (grouped.get(status) ?? grouped.set(status, []).get(status)!).push(trialId);
+      for (const [status, ids] of grouped) st().setTrialStatuses.run(status, runId, JSON.stringify(ids));
     }
-    for (const g of grouped.values()) st().setTrialStatuses.run(g.status, g.runId, JSON.stringify(g.ids));
   };
+
+  // The batch the one transaction function below commits (made once: better-sqlite3 wraps each anew).
+  let current: typeof queue = [];
+  const commitBatch = db.transaction(() => {
+    held = new Map();
+    inBatch?.();
+    checkBatch(current);
+    statuses = new Map();
+    for (const w of current) w.write();
+    setBatchStatuses();
+  }).immediate;
 
   const flush = () => {
     scheduled = false;
@@ -81,20 +98,19 @@ export function createGroupCommit(db: Database.Database, st: () => GroupCommitSt
     queue = [];
     if (batch.length === 0) return;
     try {
-      db.transaction(() => {
-        held = new Set();
-        checkBatch(batch);
-        statuses = new Map();
-        for (const w of batch) w.write();
-        setBatchStatuses();
-      }).immediate();
+      current = batch;
+      try {
+        commitBatch();
+      } finally {
+        current = [];
+      }
       statuses = undefined;
       onSettled();
       for (const w of batch) w.resolve();
     } catch {
       statuses = undefined;
       for (const w of batch) {
-        held = new Set();
+        held = new Map();
         try {
           db.transaction(w.write).immediate();
           w.resolve();
@@ -123,14 +139,15 @@ export function createGroupCommit(db: Database.Database, st: () => GroupCommitSt
     },
     check(fence) {
       if (!fence) return;
-      const key = keyOf(fence.runId, fence.trialId, fence.workerId);
-      if (held.has(key)) return;
+      const byWorker = inner(held, fence.runId);
+      const ids = byWorker.get(fence.workerId) ?? byWorker.set(fence.workerId, new Set()).get(fence.workerId)!;
+      if (ids.has(fence.trialId)) return;
       const row = st().claimOf.get(fence.runId, fence.trialId) as { worker_id?: string } | undefined;
       if (row?.worker_id !== fence.workerId) throw new ClaimLostError(fence.runId, fence.trialId);
-      held.add(key);
+      ids.add(fence.trialId);
     },
     setStatus(runId, trialId, status) {
-      if (statuses) statuses.set(`${runId}\u0000${trialId}`, { runId, trialId, status });
+      if (statuses) inner(statuses, runId).set(trialId, status);
       else st().setTrialStatus.run(status, runId, trialId);
     },
   };

@@ -3,12 +3,13 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
-  ClaimLostError,
+  ClaimLostError, jsonText,
   type CallRecord, type ChatResult, type JsonValue, type Judgment, type RunRecord, type RunStatus, type Score, type Store,
   type Trial, type TrialResult, type VersionedItem, type WriteFence,
 } from '../../core/index.js';
 import { faultOf, storeError } from '../faults.js';
 import { deleteRunSqlite } from './delete-run.js';
+import { createCacheFilter } from './cache-filter.js';
 import { createGroupCommit } from './group-commit.js';
 import { sqlitePermits } from './permits.js';
 import { sqliteTrialPages } from './trial-pages.js';
@@ -113,7 +114,9 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
 
   // Answers queued but not yet committed, so a cache lookup never has to force a commit.
   const uncommitted = new Map<string, ChatResult>();
-  const commits = createGroupCommit(db, st, () => uncommitted.clear());
+  const cacheFilter = createCacheFilter(() => db, () => uncommitted.keys());
+  // Each group commit also takes in the answers other processes stored: a lookup then rarely reads.
+  const commits = createGroupCommit(db, st, () => uncommitted.clear(), cacheFilter.sync);
   const write = commits.write;
   const read = <T>(fn: () => T): T => {
     commits.flush();
@@ -216,12 +219,15 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       }, key);
     },
     saveCall(c: CallRecord, fence?: WriteFence) {
-      if (c.status === 'ok' && c.result) uncommitted.set(c.requestHash, c.result);
+      if (c.status === 'ok' && c.result) {
+        uncommitted.set(c.requestHash, c.result);
+        cacheFilter.add(c.requestHash);
+      }
       const key = fenceOf(c.runId, c.trialId, fence);
       return write(() => {
         commits.check(key);
         st().insertCall.run(
-          c.runId, c.trialId, c.step, c.requestHash, json(c.request), c.status,
+          c.runId, c.trialId, c.step, c.requestHash, jsonText(c.request), c.status,
           c.result ? json(c.result) : null, c.error ? json(c.error) : null,
           c.attempts, c.latencyMs, c.costUsd, c.cached ? 1 : 0, c.createdAt, c.model ?? null, c.endpoint ?? null,
         );
@@ -243,6 +249,9 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
     async findCachedResult(requestHash) {
       const pending = uncommitted.get(requestHash);
       if (pending) return pending;
+      // A request no stored call answered (every turn of a new dialogue) needs no read.
+      cacheFilter.syncIfStale();
+      if (!cacheFilter.mayHold(requestHash)) return undefined;
       // Committed rows only: what is queued is in `uncommitted`, so no commit is forced here.
       const row = st().cached.get(requestHash) as Row | undefined;
       return row ? parse<ChatResult>(row.result) : undefined;
