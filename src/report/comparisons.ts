@@ -1,5 +1,4 @@
 import { compareModels, type ComparedModel, type ModelComparison } from '../stats/inference/compare-models.js';
-import type { ItemResult } from './aggregate.js';
 
 /**
  * A paired comparison of two models on one test, over the items both answered (units are items,
@@ -19,7 +18,8 @@ export interface ComparisonInput {
   tests: string[];
   /** Models in table order, with whether each is a baseline and its spec. */
   models: Array<{ alias: string; spec: string; isBaseline: boolean }>;
-  results: ItemResult[];
+  /** A model's score per item (by version hash) on a test: undefined when it has none. Asked only of models compared. */
+  values: (model: string, test: string) => ReadonlyMap<string, number> | undefined;
   /** Each model's interval per test, from the score table. */
   interval: (model: string, test: string) => { low: number | null; high: number | null } | undefined;
   resamples: number;
@@ -34,12 +34,6 @@ export interface ComparisonInput {
  * answered count; the paired bootstrap resamples items jointly (seeded; stats' compareModels).
  */
 export function suiteComparisons(o: ComparisonInput): Comparison[] {
-  const byModelTest = new Map<string, Map<string, number>>();
-  for (const r of o.results) {
-    if (r.value === null) continue;
-    const key = `${r.model}\u0000${r.test}`;
-    (byModelTest.get(key) ?? byModelTest.set(key, new Map()).get(key)!).set(r.itemHash, r.value);
-  }
   const real = o.models.filter(m => !m.isBaseline);
   const copy = o.models.find(m => m.spec === 'baseline:copy');
   const pairs: Array<[string, string, Comparison['kind']]> = [];
@@ -48,8 +42,11 @@ export function suiteComparisons(o: ComparisonInput): Comparison[] {
 
   const out: Comparison[] = [];
   for (const test of o.tests) {
-    const present = pairs.filter(([a, b]) => byModelTest.has(`${a}\u0000${test}`) && byModelTest.has(`${b}\u0000${test}`));
-    const side = (model: string): ComparedModel => ({ name: model, values: byModelTest.get(`${model}\u0000${test}`)!, interval: o.interval(model, test) });
+    // Each model's scores on this test, made once and let go after it.
+    const made = new Map<string, ReadonlyMap<string, number> | undefined>();
+    const valuesOf = (model: string) => (made.has(model) ? made.get(model) : made.set(model, o.values(model, test)).get(model));
+    const present = pairs.filter(([a, b]) => valuesOf(a) !== undefined && valuesOf(b) !== undefined);
+    const side = (model: string): ComparedModel => ({ name: model, values: valuesOf(model)!, interval: o.interval(model, test) });
     const compared = compareModels(present.map(([a, b]) => [side(a), side(b)] as const), { resamples: o.resamples, seed: o.seed });
     const row = o.language ? `${test} · ${o.language}` : test;
     compared.forEach((c, i) => {

@@ -1,13 +1,13 @@
 import { commandHint } from '../core/command-hint.js';
 import type { JsonValue, RunRecord, ScorerRef, Store, TestDefinition } from '../core/index.js';
 import { priceFor, unpricedReason } from '../providers/pricing.js';
-import { groupValues, type ItemResult } from './aggregate.js';
 import { clipJson, clipText, MAX_REPORT_TEXT, privateTextScrubber } from './clip.js';
 import { suiteComparisons, type Comparison } from './comparisons.js';
 import { explanationReport, type ExplanationReport } from './explanations.js';
 import { meanInterval } from '../stats/inference/mean-interval.js';
 import { promptOf, type PromptMessage } from './prompt-text.js';
-import { privateItemTexts, wholeItem } from './run-items.js';
+import { privateItemTexts } from './run-items.js';
+import { column, type Column } from './columns.js';
 import { readReportRows, type FailedTrial } from './run-rows.js';
 
 /** One table cell: a model's score on a test (or on one group of a test) with its interval and n. */
@@ -156,16 +156,24 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
   // A model served away from its vendor is not charged the vendor's list price (see priceFor).
   const priceOptions = (alias: string) => ({ endpoint: run.config.endpoints?.[alias] });
   const unpricedModels = new Set(run.config.models.filter(m => m.provider !== 'baseline' && !priceFor(run.prices, m, priceOptions(m.alias))).map(m => m.alias));
-  const cell = (model: string, test: string, language: string | null, rs: ItemResult[], trialCount: number): Cell => {
-    const values = rs.flatMap(r => (r.value === null ? [] : [r.value]));
+  const cell = (model: string, test: string, language: string | null, rs: ArrayLike<number>, trialCount: number): Cell => {
+    const values: number[] = [];
+    let failed = 0, unscored = 0, costUsd = 0, multi = 0, same = 0;
+    for (let j = 0; j < rs.length; j++) {
+      const k = rs[j]!;
+      const v = results.value(k);
+      if (v !== null) values.push(v);
+      failed += results.failed(k);
+      unscored += results.unscored(k);
+      costUsd += results.costUsd(k);
+      const c = results.consistency(k);
+      if (c !== 'one') { multi++; if (c === 'same') same++; }
+    }
     // n first, as the report's JSON has always listed it.
     const { n, ...ci } = meanInterval(values, { resamples, seed });
-    const multi = rs.filter(r => r.repeats.length > 1);
     return {
-      model, test, language, n, ...ci, trials: trialCount,
-      failed: rs.reduce((a, r) => a + r.failed, 0), unscored: rs.reduce((a, r) => a + r.unscored, 0),
-      costUsd: unpricedModels.has(model) ? null : rs.reduce((a, r) => a + r.costUsd, 0),
-      consistency: multi.length ? multi.filter(r => r.repeats.every(v => v === r.repeats[0])).length / multi.length : null,
+      model, test, language, n, ...ci, trials: trialCount, failed, unscored, costUsd: unpricedModels.has(model) ? null : costUsd,
+      consistency: multi ? same / multi : null,
     };
   };
 
@@ -174,43 +182,51 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
   const splitLanguages = (test: string) => ((languagesOf.get(test)?.length ?? 0) > 1 ? languagesOf.get(test)! : []);
 
   const { trialCount } = stored;
-  const byCell = groupBy(results, r => `${r.model}\u0000${r.test}`);
+  const itemOf = results.itemOf;
+  // Each model and test's results, in table order.
+  const byCell = results.cells.map(() => column('u32'));
+  for (let k = 0; k < results.size; k++) byCell[results.cellOf[k]!]!.push(k);
+  const cellKey = (c: number) => `${results.cells[c]!.model}\u0000${results.cells[c]!.test}`;
+  const cellCodes = new Map(results.cells.map((_, c) => [cellKey(c), c]));
   const cells: Cell[] = [];
   const groups: GroupCell[] = [];
   const failures: FailureExample[] = [];
-  for (const [key, rs] of [...byCell].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const [model, test] = key.split('\u0000') as [string, string];
+  for (const [key, c] of [...cellCodes].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const { model, test } = results.cells[c]!;
+    const rs = byCell[c]!.view();
     cells.push(cell(model, test, null, rs, trialCount.get(key) ?? 0));
     for (const lang of splitLanguages(test)) {
-      const mine = rs.filter(r => r.item.language === lang);
+      const mine = rs.filter(k => items.language(itemOf[k]!) === lang);
       if (mine.length) cells.push(cell(model, test, lang, mine, trialCount.get(`${key}\u0000${lang}`) ?? 0));
     }
     // Each group's items in table order, gathered one item at a time (not one object per item and field at once).
-    const byGroup = new Map<string, ItemResult[]>();
-    for (const r of rs) {
-      for (const [f, v] of groupValues(r.item)) {
+    const byGroup = new Map<string, Column<Uint32Array>>();
+    for (const k of rs) {
+      for (const [f, v] of items.groupValues(itemOf[k]!)) {
         const gk = `${f}\u0000${v}`;
-        (byGroup.get(gk) ?? byGroup.set(gk, []).get(gk)!).push(r);
+        (byGroup.get(gk) ?? byGroup.set(gk, column('u32', 16)).get(gk)!).push(k);
       }
     }
     for (const [gk, xs] of [...byGroup].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const [field, value] = gk.split('\u0000') as [string, string];
-      const c = cell(model, test, null, xs, 0);
-      groups.push({ ...c, field, value, small: c.n < SMALL_GROUP });
+      const g = cell(model, test, null, xs.view(), 0);
+      groups.push({ ...g, field, value, small: g.n < SMALL_GROUP });
     }
     // Published examples come from public items only; private items never leave the store.
-    const wrong = rs.filter(r => r.item.visibility === 'public' && r.value !== null && r.value < 1)
-      .sort((a, b) => (a.value! - b.value!) || (a.item.id < b.item.id ? -1 : 1))
+    const wrong = [...rs].flatMap(k => {
+      const item = items.publicItem(itemOf[k]!);
+      const value = results.value(k);
+      return item && value !== null && value < 1 ? [{ k, item, value }] : [];
+    }).sort((a, b) => (a.value - b.value) || (a.item.id < b.item.id ? -1 : 1))
       .slice(0, o.examplesPer ?? 5);
-    for (const r of wrong) {
-      const item = wholeItem(r.item)!; // public, so held whole
-      const answer = clipText(r.lastAnswer ?? '', MAX_REPORT_TEXT);
+    for (const { k, item, value } of wrong) {
+      const answer = clipText(results.lastAnswer(k) ?? '', MAX_REPORT_TEXT);
       const input = clipJson(item.input as JsonValue, MAX_REPORT_TEXT);
       const expected = (item.accepted ?? item.references ?? []).map(x => clipText(x, MAX_REPORT_TEXT));
       failures.push({
         model, test, itemId: item.id, input: input.value, prompt: promptOf(o.tests.get(test), item), expected: expected.map(x => x.text),
         answer: answer.text, answerLength: answer.length, truncated: answer.truncated || input.truncated || expected.some(x => x.truncated),
-        value: r.value!, reason: clipText(r.lastReason ?? '', MAX_REPORT_TEXT).text,
+        value, reason: clipText(results.lastReason(k) ?? '', MAX_REPORT_TEXT).text,
       });
     }
   }
@@ -218,15 +234,22 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
   const trialFailures = stored.failedTrials.length ? failureGroups(stored.failedTrials, await privateItemTexts(store, runId), run.config.models.map(m => m.alias)) : [];
   // Judge calls belong to no model under test; the explanation section reports their cost.
   const costByModel = stored.costs.byModel();
+  // Summed over every result of the model in table order, as each model's figures always were.
+  const perModel = new Map<string, { correct: number; failed: number }>();
+  for (let k = 0; k < results.size; k++) {
+    const model = results.cells[results.cellOf[k]!]!.model;
+    const m = perModel.get(model) ?? perModel.set(model, { correct: 0, failed: 0 }).get(model)!;
+    m.correct += results.value(k) ?? 0;
+    m.failed += results.failed(k);
+  }
   const models: ModelInfo[] = run.config.models.map(m => {
-    const mine = results.filter(r => r.model === m.alias);
+    const { correct, failed } = perModel.get(m.alias) ?? { correct: 0, failed: 0 };
     const priced = !unpricedModels.has(m.alias);
     const costUsd = priced ? costByModel.get(m.alias) ?? 0 : null;
-    const correct = mine.reduce((a, r) => a + (r.value ?? 0), 0);
     return {
       alias: m.alias, spec: m.spec, isBaseline: run.config.baselines ? run.config.baselines.includes(m.alias) : m.provider === 'baseline', priced,
       unpricedReason: priced ? null : unpricedReason(run.prices, m, priceOptions(m.alias)) ?? null, costUsd,
-      costPerCorrect: costUsd !== null && correct > 0 ? costUsd / correct : null, failed: mine.reduce((a, r) => a + r.failed, 0),
+      costPerCorrect: costUsd !== null && correct > 0 ? costUsd / correct : null, failed,
     };
   });
   const testNames = stored.tests;
@@ -238,7 +261,7 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
     ...stored.explanation, items, judgeCostUsd: stored.costs.judges(), models: run.config.models.map(m => m.alias), resamples, seed, examplesPer: o.examplesPer ?? 5,
   });
   // Examples come from public items, which the report holds whole.
-  const publicById = new Map([...items.values()].flatMap(({ item }) => { const whole = wholeItem(item); return whole?.visibility === 'public' ? [[whole.id, whole] as const] : []; }));
+  const publicById = new Map([...items.publicItems()].map(item => [item.id, item] as const));
   const explanations = explained && {
     ...explained,
     examples: explained.examples.map(x => ({ ...x, prompt: promptOf(o.tests.get(explained.test), publicById.get(x.itemId)!) })),
@@ -248,18 +271,32 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
     ...(explanations?.judges ?? []).filter(j => !priceFor(run.prices, j.spec)).map(j => j.spec),
   ].filter((x, i, all) => all.indexOf(x) === i);
   const cellFor = (model: string, test: string, language: string | null) => cells.find(c => c.model === model && c.test === test && c.language === language);
+  // A model's score per item (by hash) on a test, or on one language of it: made only for the pairs compared.
+  const valuesOf = (language: string | null) => (model: string, test: string) => {
+    const c = cellCodes.get(`${model}\u0000${test}`);
+    const m = new Map<string, number>();
+    for (const k of c === undefined ? [] : byCell[c]!.view()) {
+      const v = results.value(k);
+      if (v !== null && (language === null || items.language(itemOf[k]!) === language)) m.set(items.hash(itemOf[k]!), v);
+    }
+    return m.size ? m : undefined;
+  };
   const comparisons = [
-    ...suiteComparisons({ tests: testNames, models, results, resamples, seed, interval: (model, test) => cellFor(model, test, null) }),
+    ...suiteComparisons({ tests: testNames, models, values: valuesOf(null), resamples, seed, interval: (model, test) => cellFor(model, test, null) }),
     ...testNames.flatMap(test => splitLanguages(test).flatMap(language => suiteComparisons({
-      tests: [test], models, results: results.filter(r => r.test === test && r.item.language === language), resamples, seed, language,
+      tests: [test], models, values: valuesOf(language), resamples, seed, language,
       interval: (model, t) => cellFor(model, t, language),
     }))),
   ];
+  const scorerOf = (test: string) => {
+    for (let k = 0; k < results.size; k++) if (results.cells[results.cellOf[k]!]!.test === test && results.scorer(k)) return results.scorer(k);
+    return undefined;
+  };
   return {
     runId, status: run.status, generatedAt: new Date().toISOString(), config: run.config,
     prices: { source: run.prices.source, date: run.prices.date }, models,
     tests: testNames.map(name => ({
-      name, description: o.tests.get(name)?.description ?? '', scorer: results.find(r => r.test === name && r.scorer)?.scorer,
+      name, description: o.tests.get(name)?.description ?? '', scorer: scorerOf(name),
     })),
     rows, cells, groups, failures, trialFailures, unpriced, explanations, comparisons,
     // An unpriced model's calls may carry a list price charged before the endpoint was known: left out.
@@ -290,10 +327,4 @@ function failureGroups(failed: FailedTrial[], privateTexts: string[], modelOrder
   }
   const order = (m: string) => (modelOrder.includes(m) ? modelOrder.indexOf(m) : modelOrder.length);
   return [...out.values()].sort((a, b) => order(a.model) - order(b.model) || (a.test < b.test ? -1 : a.test > b.test ? 1 : 0) || b.count - a.count);
-}
-
-function groupBy<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const x of xs) (m.get(key(x)) ?? m.set(key(x), []).get(key(x))!).push(x);
-  return m;
 }

@@ -4,7 +4,7 @@ import { EXPLANATION_SCORER, type ExplanationStatus, type StoredJudgment } from 
 import { clipJson, clipText, MAX_REPORT_TEXT } from './clip.js';
 import { meanInterval } from '../stats/inference/mean-interval.js';
 import type { PromptMessage } from './prompt-text.js';
-import { wholeItem, type ItemEntry } from './run-items.js';
+import type { ItemTable } from './run-items.js';
 
 /** A model's explanation score on the judged test: the share of explanations both judges pass. */
 export interface ExplanationCell {
@@ -95,7 +95,7 @@ function agreementOf(judges: [string, string], scores: Score[]): JudgeAgreement 
 export function explanationReport(a: {
   /** The run's explanation scores, in score order, with the trials they score and those trials' last answers. */
   scores: Score[]; trials: ReadonlyMap<string, Trial>; answers: ReadonlyMap<string, string>;
-  items: ReadonlyMap<string, ItemEntry>;
+  items: ItemTable;
   /** What every judge call of the run cost. */
   judgeCostUsd: number;
   models: string[]; resamples: number; seed: number; examplesPer: number;
@@ -107,6 +107,7 @@ export function explanationReport(a: {
   const pair: [string, string] = [judges[0]?.alias ?? '', judges[1]?.alias ?? ''];
   const trialOf = a.trials;
   const answers = a.answers;
+  const publicItem = (hash: string) => { const i = a.items.indexOf(hash); return i === undefined ? undefined : a.items.publicItem(i); };
   const byModel = new Map<string, Array<{ s: Score; t: Trial }>>();
   for (const s of mine) {
     const t = trialOf.get(s.trialId);
@@ -133,12 +134,12 @@ export function explanationReport(a: {
     const note = values.length ? null : na ? na.s.reason ?? 'not applicable' : counts['no-explanation'] === rows.length ? 'no explanations given' : 'no explanation could be scored';
     cells.push({ model, test, n, ...ci, counts, passed, note });
     // Published examples come from public items only; private items never leave the store.
-    const wrong = rows.filter(r => r.s.value === 0 && a.items.get(r.t.itemHash)?.item.visibility === 'public')
+    const wrong = rows.filter(r => r.s.value === 0 && publicItem(r.t.itemHash) !== undefined)
       .sort((x, y) => (x.t.itemId < y.t.itemId ? -1 : x.t.itemId > y.t.itemId ? 1 : x.t.repeat - y.t.repeat))
       .filter((r, i, all) => all.findIndex(o => o.t.itemHash === r.t.itemHash) === i)
       .slice(0, a.examplesPer);
     for (const { s, t } of wrong) {
-      const input = clipJson(wholeItem(a.items.get(t.itemHash)!.item)!.input as JsonValue, MAX_REPORT_TEXT);
+      const input = clipJson(publicItem(t.itemHash)!.input as JsonValue, MAX_REPORT_TEXT);
       const answer = clipText(answers.get(t.id) ?? '', MAX_REPORT_TEXT);
       const reason = clipText(s.reason ?? '', MAX_REPORT_TEXT);
       examples.push({

@@ -1,47 +1,72 @@
-import type { GroupField, Item, Store } from '../core/index.js';
+import { GROUP_FIELDS, type Item, type Store } from '../core/index.js';
 import { stringsOf } from './clip.js';
+import { column, interner } from './columns.js';
 
 const PAGE = 5000;
 
-/** What a report keeps of a private item: what its tables group by. Its text is never shown, so it is not held. */
-export interface PrivateItemOutline extends Pick<Item, 'id' | 'test' | GroupField> {
-  visibility: 'private';
+/**
+ * The items a run plans, as a report keeps them: each by a number (its place in the run's item
+ * pages), its hash and the values its tables group by held once per distinct value, and public
+ * items whole (their examples may be published). Private items' texts are never held.
+ */
+export interface ItemTable {
+  readonly size: number;
+  hash(i: number): string;
+  indexOf(hash: string): number | undefined;
+  /** The item whole, when it is public. */
+  publicItem(i: number): Item | undefined;
+  /** The public items, in hash order. */
+  publicItems(): IterableIterator<Item>;
+  language(i: number): string | undefined;
+  /** Group values the item has for the report's breakdowns, in GROUP_FIELDS order. */
+  groupValues(i: number): Array<[field: string, value: string]>;
+  /** Item numbers in hash order (string order), the order paired comparisons take items in. */
+  byHash(): Uint32Array;
 }
 
-/** An item as a report holds it: a public one whole (its examples may be published), a private one outlined. */
-export type ReportItem = Item | PrivateItemOutline;
-
-/** An item of the run by its version hash (the one copy of the hash the report keeps). */
-export interface ItemEntry {
-  hash: string;
-  item: ReportItem;
-}
-
-/** The item whole, when the report holds it so (public items). */
-export const wholeItem = (item: ReportItem): Item | undefined => ('input' in item ? item : undefined);
-
-/** The items a run plans, read a page at a time; private ones outlined, their repeated values held once. */
-export async function itemEntries(store: Store, runId: string, pageSize = PAGE): Promise<Map<string, ItemEntry>> {
-  const out = new Map<string, ItemEntry>();
-  const seen = new Map<string, string>();
-  const same = <T extends string | undefined>(s: T): T => {
-    if (s === undefined) return s;
-    const kept = seen.get(s);
-    if (kept !== undefined) return kept as T;
-    if (seen.size < 10_000) seen.set(s, s);
-    return s;
-  };
+/** The items a run plans, read a page at a time. */
+export async function readItemTable(store: Store, runId: string, pageSize = PAGE): Promise<ItemTable> {
+  const hashes: string[] = [];
+  const indexOf = new Map<string, number>();
+  const whole = new Map<number, Item>();
+  const texts = interner();
+  const fields = GROUP_FIELDS.map(() => column('u32'));
   await eachItemPage(store, runId, pageSize, page => {
     for (const { hash, item } of page) {
-      const kept: ReportItem = item.visibility === 'public' ? item : {
-        id: item.id, test: same(item.test), visibility: 'private', language: same(item.language), evidence: same(item.evidence),
-        ...(item.topic !== undefined ? { topic: same(item.topic) } : {}), ...(item.level !== undefined ? { level: same(item.level) } : {}),
-        ...(item.l1 !== undefined ? { l1: same(item.l1) } : {}),
-      };
-      out.set(hash, { hash, item: kept });
+      if (indexOf.has(hash)) continue;
+      const i = hashes.push(hash) - 1;
+      indexOf.set(hash, i);
+      if (item.visibility === 'public') whole.set(i, item);
+      GROUP_FIELDS.forEach((f, k) => { const v: unknown = item[f]; fields[k]!.push(typeof v === 'string' ? texts.code(v) : 0); });
     }
   });
-  return out;
+  const codes = fields.map(c => c.view());
+  const languageField = GROUP_FIELDS.indexOf('language');
+  let order: Uint32Array | undefined;
+  return {
+    size: hashes.length,
+    hash: i => hashes[i]!,
+    indexOf: h => indexOf.get(h),
+    publicItem: i => whole.get(i),
+    publicItems: () => whole.values(),
+    language: i => texts.text(codes[languageField]![i]!),
+    groupValues(i) {
+      const out: Array<[string, string]> = [];
+      GROUP_FIELDS.forEach((f, k) => { const v = texts.text(codes[k]![i]!); if (v) out.push([f, v]); });
+      return out;
+    },
+    byHash() {
+      if (order) return order;
+      // Pages come in hash order from the store; sorted again only if its collation differs from string order.
+      order = Uint32Array.from(hashes.keys());
+      for (let i = 1; i < hashes.length; i++) {
+        if (hashes[i - 1]! < hashes[i]!) continue;
+        order.sort((a, b) => (hashes[a]! < hashes[b]! ? -1 : 1));
+        break;
+      }
+      return order;
+    },
+  };
 }
 
 /**

@@ -15,7 +15,12 @@ it('reads the same rows of a run whatever the page size: each trial, call and sc
   const view = async (pageSize: number) => {
     const r = await readReportRows(store, runId, headline, pageSize);
     return {
-      items: [...r.items.keys()].sort(), results: r.results, tests: r.tests, languages: r.languages, trialCount: r.trialCount, failedTrials: r.failedTrials,
+      items: Array.from({ length: r.items.size }, (_, i) => [r.items.hash(i), r.items.groupValues(i), r.items.publicItem(i)?.id]),
+      results: Array.from({ length: r.results.size }, (_, k) => ({
+        ...r.results.cells[r.results.cellOf[k]!], item: r.items.hash(r.results.itemOf[k]!), value: r.results.value(k), consistency: r.results.consistency(k),
+        failed: r.results.failed(k), unscored: r.results.unscored(k), costUsd: r.results.costUsd(k), scorer: r.results.scorer(k),
+        answer: r.results.lastAnswer(k), reason: r.results.lastReason(k),
+      })), tests: r.tests, languages: r.languages, trialCount: r.trialCount, failedTrials: r.failedTrials,
       explanation: r.explanation, costs: [...r.costs.byModel()], total: r.costs.total(m => m === 'twin'), judges: r.costs.judges(),
       privateTexts: await privateItemTexts(store, runId, pageSize),
     };

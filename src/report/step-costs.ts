@@ -1,3 +1,5 @@
+import { column, orderBy } from './columns.js';
+
 /** Whose a step is: a model under test's, a judge's, or no trial's of the run. */
 type Owner = { model: string } | { judge: true } | undefined;
 
@@ -15,26 +17,28 @@ export interface StepCosts {
 }
 
 export function stepCosts(): { add(seq: number, costUsd: number, owner: Owner): void; sorted(): StepCosts } {
-  const seqs: number[] = [];
-  const costs: number[] = [];
+  const seqColumn = column('f64');
+  const costColumn = column('f64');
   // 0: no trial of the run, 1: a judge, 2 + k: models[k].
-  const owners: number[] = [];
+  const ownerColumn = column('u32');
   const models: string[] = [];
   const modelIndex = new Map<string, number>();
   return {
     add(seq, costUsd, owner) {
-      seqs.push(seq);
-      costs.push(costUsd);
-      if (owner === undefined) owners.push(0);
-      else if ('judge' in owner) owners.push(1);
+      seqColumn.push(seq);
+      costColumn.push(costUsd);
+      if (owner === undefined) ownerColumn.push(0);
+      else if ('judge' in owner) ownerColumn.push(1);
       else {
         let k = modelIndex.get(owner.model);
         if (k === undefined) modelIndex.set(owner.model, (k = models.push(owner.model) - 1));
-        owners.push(2 + k);
+        ownerColumn.push(2 + k);
       }
     },
     sorted() {
-      const order = Uint32Array.from(seqs.keys()).sort((a, b) => seqs[a]! - seqs[b]!);
+      const costs = costColumn.view();
+      const owners = ownerColumn.view();
+      const order = orderBy(seqColumn.view());
       const fold = (f: (sum: number, cost: number, owner: number) => number) => {
         let sum = 0;
         for (const k of order) sum = f(sum, costs[k]!, owners[k]!);

@@ -1,4 +1,4 @@
-import { ConfigError, parseModelSpec, type Store, type TestDefinition } from '../core/index.js';
+import { ConfigError, parseModelSpec, type Store, type TestDefinition, type Trial } from '../core/index.js';
 import { executeTrials } from '../engine/execute.js';
 import { pricedCosts } from '../engine/pricing.js';
 import { runEndpoints } from '../engine/endpoints.js';
@@ -24,15 +24,12 @@ export async function rescoreSuite(store: Store, runId: string, tests: ReadonlyM
   const run = await store.getRun(runId);
   if (!run) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}` }]);
   if (run.kind !== SUITE_RUN) throw new ConfigError([{ field: 'run-id', message: `run ${runId} is a ${run.kind} run, not a suite run` }]);
-  const [trials, items, statuses] = await Promise.all([store.listTrials(runId), store.listRunItems(runId), store.listTrialStatuses(runId)]);
+  const [finished, items] = await Promise.all([finishedTrials(store, runId), store.listRunItems(runId)]);
   const judging = await loadJudgingConfig(store, runId);
   const specs = [...run.config.models, ...(judging ? judgeSpecs(judging) : [])];
   // A run moved to another endpoint on resume holds calls under each: every one is replayed.
   const ends = await runEndpoints(store, runId, { ...run.config.endpoints, ...judging?.endpoints });
   const endpoints = ends.current;
-  // Only what finished was scored; a pending or failed trial has nothing to score again. (Runs
-  // stored before trial statuses existed have none: every trial is replayed.)
-  const finished = statuses.size ? trials.filter(t => statuses.get(t.id) === 'done') : trials;
   const summary = await executeTrials({
     store, runId, trials: finished, offline: true, models: new Map(),
     stepOf: suiteSteps({ run, items, tests, scorers, judging }),
@@ -43,4 +40,14 @@ export async function rescoreSuite(store: Store, runId: string, tests: ReadonlyM
   });
   const explanations = judging ? await scoreExplanations(store, runId, judging) : undefined;
   return { scored: summary.done, needsCall: summary.needsCall, ...(explanations ? { explanations } : {}) };
+}
+
+/**
+ * Only what finished was scored; a pending or failed trial has nothing to score again. (Runs stored
+ * before trial statuses existed have none: every trial is replayed.) Apart, so that the statuses and
+ * the unfinished trials are let go before the trials are replayed.
+ */
+async function finishedTrials(store: Store, runId: string): Promise<Trial[]> {
+  const [trials, statuses] = await Promise.all([store.listTrials(runId), store.listTrialStatuses(runId)]);
+  return statuses.size ? trials.filter(t => statuses.get(t.id) === 'done') : trials;
 }
