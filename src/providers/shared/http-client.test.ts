@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { post, TransportTimeout, type PostRequest } from './http-client.js';
@@ -138,4 +140,38 @@ describe('post over HTTP/1.1 (undici pool)', () => {
     server.closeAllConnections();
     expect([out.trim(), status]).toEqual(['{}', 0]);
   }, 30_000);
+  it('speaks HTTPS: a trusted certificate answers over one reused connection, an untrusted one is refused', async () => {
+    const cert = 'src/providers/testing/tls/localhost-cert.pem';
+    let connections = 0;
+    const server = createHttpsServer({ key: readFileSync('src/providers/testing/tls/localhost-key.pem'), cert: readFileSync(cert) }, (q, r) => {
+      let body = '';
+      q.on('data', d => (body += d));
+      q.on('end', () => r.end(JSON.stringify({ got: JSON.parse(body), secure: (q.socket as { encrypted?: boolean }).encrypted === true })));
+    });
+    server.on('secureConnection', () => connections++);
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server as unknown as Server);
+    const url = `https://localhost:${(server.address() as { port: number }).port}/v1/chat/completions`;
+    const script = `
+      import { post } from './src/providers/shared/http-client.ts';
+      const ask = () => post({ url: ${JSON.stringify(url)}, headers: {}, body: '{"q":"é"}', timeoutMs: 5000, maxResponseBytes: 1000 });
+      try {
+        const a = await ask();
+        await new Promise(resolve => setImmediate(resolve));
+        const b = await ask();
+        console.log(JSON.stringify([a.status, a.text, b.text]));
+      } catch (e) { console.log(JSON.stringify(['error', e.code ?? e.message])); }`;
+    const child = (env: NodeJS.ProcessEnv) => new Promise<string>(resolve => {
+      const c = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000, env: { ...process.env, ...env } });
+      let out = '';
+      c.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      c.on('close', () => resolve(out.trim()));
+    });
+    const answer = JSON.stringify({ got: { q: 'é' }, secure: true });
+    expect(JSON.parse(await child({ NODE_EXTRA_CA_CERTS: cert }))).toEqual([200, answer, answer]);
+    expect(connections).toBe(1);
+    const refused = JSON.parse(await child({ NODE_EXTRA_CA_CERTS: '' }));
+    expect(refused).toEqual(['error', 'DEPTH_ZERO_SELF_SIGNED_CERT']);
+    server.closeAllConnections();
+  }, 40_000);
 });
