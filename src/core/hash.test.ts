@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, contentHash } from './hash.js';
+import { createHash } from 'node:crypto';
+import { canonicalJson, contentHash, sha256Hex } from './hash.js';
 
 describe('contentHash', () => {
   it('ignores key order at every depth', () => {
@@ -8,6 +9,21 @@ describe('contentHash', () => {
   it('changes when any value changes', () => {
     expect(contentHash({ a: 1 })).not.toBe(contentHash({ a: 2 }));
     expect(canonicalJson({ b: 1, a: undefined })).toBe('{"b":1}');
+  });
+});
+
+describe('cut hashes', () => {
+  it('are the first digits of the full SHA-256, at even and odd lengths, for odd values', () => {
+    const odd = [
+      { b: { z: 1, a: [{ y: 2, x: null }] }, a: '\u00e9', '10': 1, '9': 2, B: 3, _: 4, 'a b': { '': [] } },
+      { x: [[1, 2], { d: -0, c: 1.5e-7, e: 'line\nbreak "q"' }] },
+      'plain', 0, null,
+    ];
+    for (const value of odd) {
+      const full = createHash('sha256').update(canonicalJson(value)).digest('hex');
+      for (const n of [8, 10, 12, 13, 16, 64]) expect(contentHash(value, n)).toBe(full.slice(0, n));
+      expect(sha256Hex(canonicalJson(value))).toBe(full);
+    }
   });
 });
 

@@ -84,13 +84,19 @@ export function jsonText(value: unknown): string {
 
 /** Hex SHA-256 of the canonical JSON of a value, cut to `length` hex digits. */
 export function contentHash(value: unknown, length = 16): string {
-  return sha256Hex(canonicalJson(value)).slice(0, length);
+  return sha256Hex(canonicalJson(value), length);
 }
 
 // The one-shot crypto.hash (Node >= 20.12) skips the Hash object; hashing runs several times per trial.
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
 
-/** Hex SHA-256 of a UTF-8 string. */
-export function sha256Hex(text: string): string {
-  return oneShot ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
+/**
+ * Hex SHA-256 of a UTF-8 string, its first `length` digits (all 64 by default). A cut hash is
+ * written as a string of its own: a slice of the full digest would keep all 64 digits alive beside
+ * every item, trial and call a large run holds.
+ */
+export function sha256Hex(text: string, length = 64): string {
+  const digest = oneShot ? oneShot('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest();
+  const hex = digest.toString('hex', 0, Math.min(32, Math.ceil(length / 2)));
+  return hex.length > length ? hex.slice(0, length) : hex;
 }

@@ -26,7 +26,7 @@ export function requestHash(spec: string, endpoint: string | undefined, request:
   const stored = withoutImageData(request);
   const { whole, keyed } = canonicalJsonPair(stored, HASHED, { model: spec, endpoint, distinct });
   keepJson(stored, whole);
-  return sha256Hex(keyed).slice(0, 16);
+  return sha256Hex(keyed, 16);
 }
 
 export interface CallPathOptions {

@@ -1,5 +1,4 @@
-import { canonicalJson, type Item } from '../core/index.js';
-import { sha256Prefix } from './plan-hash.js';
+import type { Item } from '../core/index.js';
 
 /**
  * One copy of a string that repeats from one line to the next (test, language, licence, labels of
@@ -24,12 +23,4 @@ export function sharedStrings(): (item: Item) => Item {
     if (typeof item.source === 'object' && item.source !== null) share(item.source as unknown as Record<string, unknown>, 2);
     return item;
   };
-}
-
-/**
- * contentHash of an item, with its 16 digits as a string of their own rather than a slice that
- * keeps the 64-digit digest alive beside every item a run holds.
- */
-export function itemHash(item: Item): string {
-  return sha256Prefix(canonicalJson(item));
 }

@@ -1,8 +1,8 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { itemHash, sharedStrings } from './item-strings.js';
+import { sharedStrings } from './item-strings.js';
 import {
-  ConfigError, FILE_LIMITS, ItemSchema, parseJsonLine, quoteValue, readUserLines, type ConfigIssue, type Item, type VersionedItem,
+  ConfigError, FILE_LIMITS, ItemSchema, contentHash, parseJsonLine, quoteValue, readUserLines, type ConfigIssue, type Item, type VersionedItem,
 } from '../core/index.js';
 
 /**
@@ -70,7 +70,7 @@ export function loadItems(paths: string[], o: { maxFileBytes?: number } = {}): V
         const at = items[first]!;
         issues.push({ file, line, field: 'id', message: `duplicate id ${quoteValue(item.id)} in test ${quoteValue(item.test)} (first at ${at.file}:${at.line})` });
       } else seen.set(key, items.length);
-      items.push({ item, hash: itemHash(item), file, line });
+      items.push({ item, hash: contentHash(item), file, line });
     };
     const onBadLine = (line: number) => issues.push({ file, line, message: 'not valid UTF-8 (save the file as UTF-8)' });
     const failed = readUserLines(file, 'item file', o.maxFileBytes ?? FILE_LIMITS.items, onLine, onBadLine);

@@ -1,6 +1,5 @@
 import { deriveSeed } from '../engine/seed.js';
-import { sha256Prefix } from './plan-hash.js';
-import { ConfigError, canonicalJson, type ChatParams, type ModelSpec, type TestDefinition, type Trial, type VersionedItem } from '../core/index.js';
+import { ConfigError, canonicalJson, sha256Hex, type ChatParams, type ModelSpec, type TestDefinition, type Trial, type VersionedItem } from '../core/index.js';
 
 /** Step kind of item trials. */
 export const ITEM_STEP = 'item';
@@ -67,5 +66,5 @@ export function planTrials(input: PlanInput): Trial[] {
  */
 export function trialId(t: { itemHash: string; model: string; test: string; promptVersion: string; repeat: number; seed: number }, paramsJson: string): string {
   const q = JSON.stringify;
-  return sha256Prefix(`{"itemHash":${q(t.itemHash)},"model":${q(t.model)},"params":${paramsJson},"promptVersion":${q(t.promptVersion)},"repeat":${q(t.repeat)},"seed":${q(t.seed)},"test":${q(t.test)}}`);
+  return sha256Hex(`{"itemHash":${q(t.itemHash)},"model":${q(t.model)},"params":${paramsJson},"promptVersion":${q(t.promptVersion)},"repeat":${q(t.repeat)},"seed":${q(t.seed)},"test":${q(t.test)}}`, 16);
 }
