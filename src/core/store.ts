@@ -226,6 +226,11 @@ export interface Store {
   readTrialPage(runId: string, page: TrialPageRequest): Promise<TrialPage>;
   /** A page of the item versions a run plans, in hash order: `limit` at most, after `afterHash`. */
   listRunItemPage(runId: string, page: { afterHash?: string; limit: number }): Promise<VersionedItem[]>;
+  /**
+   * The run's item versions with these hashes (in no set order; a hash the run does not plan is
+   * absent): what a chunk of trials needs while it runs, read without the rest of the run's items.
+   */
+  listRunItemsOf(runId: string, hashes: ReadonlyArray<string>): Promise<VersionedItem[]>;
 
   /**
    * Delete a run and everything that belongs only to it, in one transaction: its record, trials,

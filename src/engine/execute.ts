@@ -6,8 +6,9 @@ import { createBudget } from './budget.js';
 import { createCallPath, requestHash, type CostModel } from './call.js';
 import { claimRunTrials, type ClaimOptions } from './claims.js';
 import type { RunEvent, RunSummary } from './events.js';
-import { historiesInOrder, targetHistories } from './history.js';
+import { targetHistories } from './history.js';
 import { createReachability } from './reachability.js';
+import { trialChunks, type TrialInputs } from './trial-chunks.js';
 
 export interface ExecuteOptions {
   store: Store;
@@ -16,6 +17,8 @@ export interface ExecuteOptions {
   trials: Trial[];
   /** The step kind that runs a trial (the run kind knows it from `trial.kind`). */
   stepOf(trial: Trial): StepKind;
+  /** What the steps read from the store for the trials about to run (a suite run's items). */
+  inputs?: TrialInputs;
   /** Models by alias, already wrapped with retry and rate-limit middleware (none when offline). */
   models: ReadonlyMap<string, ChatModel>;
   /**
@@ -219,7 +222,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     }
     await Promise.all([...pools.values()].map(async ({ size, queue }) => {
       let next = 0;
-      const historyOf = hasCalls ? historiesInOrder(o.store, o.runId, queue) : async () => [];
+      const chunks = trialChunks({ store: o.store, runId: o.runId, queue, histories: hasCalls, inputs: o.inputs });
       // A worker goes on to its next trials while earlier ones' rows commit, so one commit carries
       // many trials; a trial counts as finished only once its rows are stored.
       const worker = async () => {
@@ -229,7 +232,8 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         while (!halted() && next < queue.length) {
           const k = next++;
           const trial = queue[k]!;
-          const r = await runTrial(trial, await historyOf(k));
+          const r = await runTrial(trial, await chunks.take(k));
+          chunks.finished(k);
           behind.push(r.committed.then(() => {
             if (r.outcome === 'pending') return;
             if (r.outcome === 'needs-call') { count.needsCall++; return; }

@@ -31,33 +31,6 @@ export async function* eachCall(store: Store, runId: string, afterSeq = 0): Asyn
   }
 }
 
-/**
- * The stored history (newest call per step) of trials taken in order, read from the store a chunk
- * ahead of the workers and dropped once every trial of a chunk was taken: a resumed or rescored
- * run of 200,000 trials never holds every stored call at once. `k` is the trial's place in `trials`.
- */
-export function historiesInOrder(store: Store, runId: string, trials: ReadonlyArray<Trial>, chunk = 1000): (k: number) => Promise<CallRecord[]> {
-  const chunks = new Map<number, { calls: Promise<Map<string, CallRecord[]>>; left: number }>();
-  const load = (c: number) => {
-    let entry = chunks.get(c);
-    if (!entry) {
-      const ids = trials.slice(c * chunk, (c + 1) * chunk).map(t => t.id);
-      entry = { calls: store.listCalls(runId, { trialIds: ids }).then(latestCalls), left: ids.length };
-      chunks.set(c, entry);
-    }
-    return entry;
-  };
-  return async k => {
-    const c = Math.floor(k / chunk);
-    const entry = load(c);
-    // Read the next chunk while this one is worked on.
-    if (k % chunk === 0 && (c + 1) * chunk < trials.length) load(c + 1);
-    const calls = await entry.calls;
-    if (--entry.left === 0) chunks.delete(c);
-    return calls.get(trials[k]!.id) ?? [];
-  };
-}
-
 /** The newest call per step of the given trials only (the ones a session may still run). */
 export async function latestCallsOf(store: Store, runId: string, trialIds: ReadonlySet<string>): Promise<Map<string, CallRecord[]>> {
   const out = new Map<string, CallRecord[]>();

@@ -410,6 +410,11 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       expect([...first, ...rest].map(v => v.hash)).toEqual(['h1', 'h2', 'h3']);
       expect(rest[0]).toEqual(items[0]);
       expect(await s.listRunItemPage('run-2', { limit: 5 })).toEqual([items[1]]);
+      const some = await s.listRunItemsOf('run-1', ['h3', 'h2', 'h9', 'h3']);
+      expect(some.map(v => v.hash).sort()).toEqual(['h2', 'h3']);
+      expect(some.find(v => v.hash === 'h3')).toEqual(items[0]);
+      expect(await s.listRunItemsOf('run-2', ['h1', 'h2'])).toEqual([items[1]]);
+      expect(await s.listRunItemsOf('run-1', [])).toEqual([]);
       await s.close();
     });
   });

@@ -3,8 +3,8 @@ import { ITEM_STEP } from './plan.js';
 import { scoreTrial } from './score-trial.js';
 
 export interface ItemStepOptions {
-  /** Items by version hash. */
-  items: ReadonlyMap<string, Item>;
+  /** Items by version hash (those of the trials in flight, at least). */
+  items: { get(hash: string): Item | undefined };
   tests: ReadonlyMap<string, TestDefinition>;
   /** Scorers of each test, by test name. */
   scorers: ReadonlyMap<string, ReadonlyArray<Scorer>>;

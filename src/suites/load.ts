@@ -45,14 +45,28 @@ function collectItemFiles(path: string, seen: Set<string>): string[] {
  * half-valid suite.
  */
 export function loadItems(paths: string[], o: { maxFileBytes?: number } = {}): VersionedItem[] {
-  const issues: ConfigIssue[] = [];
   const items: VersionedItem[] = [];
-  // Test and id of each item, to the index of the first item that had them.
+  eachItem(paths, v => void items.push(v), o);
+  return items;
+}
+
+/**
+ * Validate JSONL item files line by line and hand each valid item to `onItem` as it is read, so
+ * a caller that keeps only part of each (a plan of 200,000 items) never holds every item. `onItem`
+ * may add problems of its own to `issues` (once there is one, nothing will run: it need keep
+ * nothing more), and every problem of every file is thrown together at the end.
+ */
+export function eachItem(
+  paths: string[], onItem: (v: VersionedItem, issues: ConfigIssue[]) => void, o: { maxFileBytes?: number } = {},
+): void {
+  const issues: ConfigIssue[] = [];
+  let count = 0;
+  // Test and id of each item, to where it was first seen (file number x 2^32 + line).
   const seen = new Map<string, number>();
   const same = sharedStrings();
   const files = paths.flatMap(itemFiles);
   if (files.length === 0) throw new ConfigError([{ file: paths.join(', '), message: 'no .jsonl item files found' }]);
-  for (const file of files) {
+  for (const [fileNo, file] of files.entries()) {
     const onLine = (text: string, line: number) => {
       const json = parseJsonLine(text, file, line, issues);
       if (!json) return;
@@ -67,16 +81,18 @@ export function loadItems(paths: string[], o: { maxFileBytes?: number } = {}): V
       const key = `${item.test}\u0000${item.id}`;
       const first = seen.get(key);
       if (first !== undefined) {
-        const at = items[first]!;
-        issues.push({ file, line, field: 'id', message: `duplicate id ${quoteValue(item.id)} in test ${quoteValue(item.test)} (first at ${at.file}:${at.line})` });
-      } else seen.set(key, items.length);
-      items.push({ item, hash: contentHash(item), file, line });
+        const at = `${files[Math.floor(first / 2 ** 32)]}:${first % 2 ** 32}`;
+        issues.push({ file, line, field: 'id', message: `duplicate id ${quoteValue(item.id)} in test ${quoteValue(item.test)} (first at ${at})` });
+        return;
+      }
+      seen.set(key, fileNo * 2 ** 32 + line);
+      count++;
+      onItem({ item, hash: contentHash(item), file, line }, issues);
     };
     const onBadLine = (line: number) => issues.push({ file, line, message: 'not valid UTF-8 (save the file as UTF-8)' });
     const failed = readUserLines(file, 'item file', o.maxFileBytes ?? FILE_LIMITS.items, onLine, onBadLine);
     if (failed) issues.push({ file, message: failed.problem });
   }
   if (issues.length) throw new ConfigError(issues);
-  if (items.length === 0) throw new ConfigError([{ file: files.join(', '), message: 'no items: the file(s) hold no item lines' }]);
-  return items;
+  if (count === 0) throw new ConfigError([{ file: files.join(', '), message: 'no items: the file(s) hold no item lines' }]);
 }

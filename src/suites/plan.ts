@@ -1,19 +1,22 @@
 import { deriveSeed } from '../engine/seed.js';
-import { ConfigError, canonicalJson, sha256Hex, type ChatParams, type ModelSpec, type TestDefinition, type Trial, type VersionedItem } from '../core/index.js';
+import { ConfigError, canonicalJson, sha256Hex, type ChatParams, type Item, type ModelSpec, type TestDefinition, type Trial, type VersionedItem } from '../core/index.js';
 
 /** Step kind of item trials. */
 export const ITEM_STEP = 'item';
 
+/** What planning needs of an item: its version, test and id, and where it was read (for errors), not its body. */
+export type PlannedItem = Pick<VersionedItem, 'hash' | 'file' | 'line'> & { item: Pick<Item, 'id' | 'test'> };
+
 export interface PlanInput {
   runId: string;
-  items: VersionedItem[];
+  items: ReadonlyArray<PlannedItem>;
   models: ModelSpec[];
   tests: ReadonlyMap<string, TestDefinition>;
   repeats: number;
   seed: number;
   params: ChatParams;
   /** Whether a model can answer an item at all (default: always). Pairs it cannot are not planned. */
-  applicable?: (model: ModelSpec, item: VersionedItem) => boolean;
+  applicable?: (model: ModelSpec, item: PlannedItem) => boolean;
 }
 
 /**
@@ -31,7 +34,7 @@ export function planTrials(input: PlanInput): Trial[] {
       return { file: where.file, line: where.line, field: 'test', message: `unknown test "${t}"; known: ${[...tests.keys()].sort().join(', ')}` };
     }));
   }
-  const unique = new Map<string, VersionedItem>();
+  const unique = new Map<string, PlannedItem>();
   for (const v of input.items) if (!unique.has(v.hash)) unique.set(v.hash, v);
   const ordered = [...unique.values()]
     .map(v => ({ v, key: deriveSeed(seed, v.hash) }))
@@ -40,10 +43,11 @@ export function planTrials(input: PlanInput): Trial[] {
 
   const trials: Trial[] = [];
   const paramsJson = canonicalJson(params);
-  for (const { item, hash } of ordered) {
+  for (const v of ordered) {
+    const { item, hash } = v;
     const test = tests.get(item.test)!;
     for (const model of models) {
-      if (input.applicable && !input.applicable(model, { item, hash })) continue;
+      if (input.applicable && !input.applicable(model, v)) continue;
       for (let repeat = 0; repeat < repeats; repeat++) {
         // The same item and repeat get the same seed for every model, so models face the same draw.
         const trialSeed = deriveSeed(seed, hash, repeat);

@@ -24,7 +24,7 @@ export async function rescoreSuite(store: Store, runId: string, tests: ReadonlyM
   const run = await store.getRun(runId);
   if (!run) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}` }]);
   if (run.kind !== SUITE_RUN) throw new ConfigError([{ field: 'run-id', message: `run ${runId} is a ${run.kind} run, not a suite run` }]);
-  const [finished, items] = await Promise.all([finishedTrials(store, runId), store.listRunItems(runId)]);
+  const finished = await finishedTrials(store, runId);
   const judging = await loadJudgingConfig(store, runId);
   const specs = [...run.config.models, ...(judging ? judgeSpecs(judging) : [])];
   // A run moved to another endpoint on resume holds calls under each: every one is replayed.
@@ -32,7 +32,7 @@ export async function rescoreSuite(store: Store, runId: string, tests: ReadonlyM
   const endpoints = ends.current;
   const summary = await executeTrials({
     store, runId, trials: finished, offline: true, models: new Map(),
-    stepOf: suiteSteps({ run, items, tests, scorers, judging }),
+    ...suiteSteps({ store, run, trials: finished, tests, scorers, judging }),
     identityOf: alias => ({ spec: specs.find(s => s.alias === alias)?.spec ?? alias, endpoint: endpoints[alias], formerEndpoints: ends.former[alias] }),
     cost: pricedCosts(run.prices, specs, alias => endpoints[alias]),
     ...(run.config.maxTokens !== undefined ? { maxTokens: run.config.maxTokens } : {}),

@@ -1,6 +1,6 @@
 import { PAIDEIA_VERSION } from '../core/version.js';
 import {
-  ConfigError, contentHash, parseModelSpec, type ChatModel, type ChatParams, type ConfigIssue, type ModelSpec, type PriceTable,
+  ConfigError, contentHash, parseModelSpec, type ChatModel, type ChatParams, type ModelSpec, type PriceTable,
   type RunRecord, type StepKind, type Store, type TestDefinition, type Trial, type VersionedItem,
 } from '../core/index.js';
 import { executeTrials } from '../engine/execute.js';
@@ -13,8 +13,9 @@ import type { ScorerRegistry } from '../scoring/registry.js';
 import { scoreExplanations, type JudgingSummary } from './judging/aggregate.js';
 import { judgeSpecs, loadJudgingConfig, saveJudgingConfig, type JudgingConfig } from './judging/config.js';
 import { EXPLANATION_JUDGE_STEP, explanationJudgeStep, planJudgeTrials } from './judging/judge-step.js';
+import { itemShelf, type ItemShelf } from './item-shelf.js';
 import { itemStep } from './item-step.js';
-import { loadItems } from './load.js';
+import { planItemFiles, storedPlanEntries, unanswerableBy, type PlanEntry } from './plan-items.js';
 import { ITEM_STEP, planTrials } from './plan.js';
 
 /** Run kind of item-suite runs. */
@@ -72,35 +73,15 @@ export interface SuiteRunResult {
  * run is asked to do, so running the same command again resumes the same run.
  */
 export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
-  const { run, items } = o.resumeRunId ? await reopen(o, o.resumeRunId) : await plan(o);
-  const judging = o.judging ?? (await loadJudgingConfig(o.store, run.id));
-  if (o.judging) {
-    const endpoints = Object.fromEntries(judgeSpecs(o.judging).flatMap(s => { const e = o.createModel(s).endpoint; return e ? [[s.alias, e]] : []; }));
-    await saveJudgingConfig(o.store, run.id, { ...o.judging, ...(Object.keys(endpoints).length ? { endpoints } : {}) });
-  }
-  const judges = judging ? judgeSpecs(judging) : [];
-  const specs = [...run.config.models, ...judges];
-  const clash = judges.find(j => run.config.models.some(m => m.alias === j.alias));
-  if (clash) throw new ConfigError([{ field: '--judge', message: `judge alias "${clash.alias}" is also a model's alias; name the judge otherwise` }]);
-  const models = new Map(specs.map(m => [m.alias, o.createModel(m)]));
-  const ends = await settleEndpoints(o, run, specs, models, judging);
-  const trials = planSuiteTrials({
-    run, items, tests: o.testDefinitions, judging,
-    applicable: (spec, { item }) => {
-      const needs = models.get(spec.alias)?.needsHints;
-      if (!needs?.length) return true;
-      const hints = o.testDefinitions.get(item.test)?.render(item, [])?.hints;
-      return needs.every(h => hints?.[h] !== undefined);
-    },
-  });
-  const stepOf = suiteSteps({ run, items, tests: o.testDefinitions, scorers: o.scorers, judging });
+  const { run, trials, specs, models, judging, ends } = await planRun(o);
+  const steps = suiteSteps({ store: o.store, run, trials, tests: o.testDefinitions, scorers: o.scorers, judging });
   await o.store.saveTrials(trials);
   await o.store.setRunStatus(run.id, 'running');
   o.onEvent?.({ type: 'planned', runId: run.id, kind: SUITE_RUN, trials: trials.length });
   if (o.planOnly) return planned(o.store, run, trials.length);
   const endpoints = ends.current;
   const summary = await executeTrials({
-    store: o.store, runId: run.id, trials, stepOf, models,
+    store: o.store, runId: run.id, trials, ...steps, models,
     identityOf: alias => ({ spec: specs.find(s => s.alias === alias)!.spec, endpoint: endpoints[alias] ?? models.get(alias)?.endpoint, formerEndpoints: ends.former[alias] }),
     cost: pricedCosts(run.prices, specs, alias => endpoints[alias] ?? models.get(alias)?.endpoint),
     ...(run.config.maxTokens !== undefined ? { maxTokens: run.config.maxTokens } : {}), ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
@@ -113,6 +94,30 @@ export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
   const note = summary.stoppedBy ? stopNote(summary, o.costCapUsd) : summary.failed ? `${summary.failed} trial(s) failed` : undefined;
   await o.store.setRunStatus(run.id, status, note);
   return { run: { ...run, status }, summary, ...(explained ? { judging: explained } : {}) };
+}
+
+/**
+ * The run's record, trials, models and endpoints. Its items are read, checked and planned here
+ * and let go when this returns: the steps read them back from the store a chunk at a time.
+ */
+async function planRun(o: RunSuiteOptions) {
+  const stored = o.resumeRunId ? await storedRun(o, o.resumeRunId) : undefined;
+  const own = new Map((stored?.config.models ?? o.models).map(m => [m.alias, o.createModel(m)]));
+  const cannot = unanswerableBy(own, o.testDefinitions);
+  const { run, items } = stored ? await reopen(o, stored, cannot) : await plan(o, own, cannot);
+  const judging = o.judging ?? (await loadJudgingConfig(o.store, run.id));
+  if (o.judging) {
+    const endpoints = Object.fromEntries(judgeSpecs(o.judging).flatMap(s => { const e = o.createModel(s).endpoint; return e ? [[s.alias, e]] : []; }));
+    await saveJudgingConfig(o.store, run.id, { ...o.judging, ...(Object.keys(endpoints).length ? { endpoints } : {}) });
+  }
+  const judges = judging ? judgeSpecs(judging) : [];
+  const specs = [...run.config.models, ...judges];
+  const clash = judges.find(j => run.config.models.some(m => m.alias === j.alias));
+  if (clash) throw new ConfigError([{ field: '--judge', message: `judge alias "${clash.alias}" is also a model's alias; name the judge otherwise` }]);
+  const models = new Map([...own, ...judges.map(j => [j.alias, o.createModel(j)] as const)]);
+  const ends = await settleEndpoints(o, run, specs, models, judging);
+  const trials = planSuiteTrials({ run, items, tests: o.testDefinitions, judging });
+  return { run, trials, specs, models, judging, ends };
 }
 
 /**
@@ -153,77 +158,85 @@ async function planned(store: Store, run: RunRecord, total: number): Promise<Sui
   };
 }
 
-/** The trials of a suite run: items x models x repeats, and the judges of explanations when it has them. */
+/**
+ * The trials of a suite run: items x models x repeats (less the pairs a model cannot answer), and
+ * the judges of explanations when it has them.
+ */
 export function planSuiteTrials(a: {
-  run: RunRecord; items: VersionedItem[]; tests: ReadonlyMap<string, TestDefinition>; judging?: JudgingConfig | undefined;
-  applicable?: (model: ModelSpec, item: VersionedItem) => boolean;
+  run: RunRecord; items: ReadonlyArray<PlanEntry>; tests: ReadonlyMap<string, TestDefinition>; judging?: JudgingConfig | undefined;
 }): Trial[] {
   const { run } = a;
   const itemTrials = planTrials({
     runId: run.id, items: a.items, models: run.config.models, tests: a.tests, repeats: run.config.repeats,
-    seed: run.config.seed, params: run.config.params, ...(a.applicable ? { applicable: a.applicable } : {}),
+    seed: run.config.seed, params: run.config.params, applicable: (model, v: PlanEntry) => !v.cannot?.includes(model.alias),
   });
   return a.judging ? [...itemTrials, ...planJudgeTrials(itemTrials, a.judging)] : itemTrials;
 }
 
-/** The step kinds of a suite run, from its stored record and items alone (run, resume and rescore share them). */
+/**
+ * The step kinds of a suite run and the items they read, from its stored record and trials alone
+ * (run, resume and rescore share them): items come from the store a chunk of trials at a time.
+ */
 export function suiteSteps(a: {
-  run: RunRecord; items: VersionedItem[]; tests: ReadonlyMap<string, TestDefinition>; scorers: ScorerRegistry; judging?: JudgingConfig | undefined;
-}): (t: Trial) => StepKind {
+  store: Store; run: RunRecord; trials: ReadonlyArray<Trial>; tests: ReadonlyMap<string, TestDefinition>; scorers: ScorerRegistry; judging?: JudgingConfig | undefined;
+}): { stepOf: (t: Trial) => StepKind; inputs: ItemShelf } {
   const { run } = a;
-  const used = new Set(a.items.map(v => v.item.test));
-  const byHash = new Map(a.items.map(v => [v.hash, v.item]));
+  const used = new Set(a.trials.map(t => t.test));
+  const items = itemShelf(a.store, run.id);
   const steps = new Map<string, StepKind>([[ITEM_STEP, itemStep({
-    items: byHash, tests: a.tests, params: run.config.params,
+    items, tests: a.tests, params: run.config.params,
     scorers: a.scorers.forTests([...a.tests.values()].filter(t => used.has(t.name))),
   })]]);
-  if (a.judging) steps.set(EXPLANATION_JUDGE_STEP, explanationJudgeStep({ items: byHash, config: a.judging }));
-  return t => steps.get(t.kind ?? ITEM_STEP)!;
+  if (a.judging) steps.set(EXPLANATION_JUDGE_STEP, explanationJudgeStep({ items, config: a.judging }));
+  return { stepOf: t => steps.get(t.kind ?? ITEM_STEP)!, inputs: items };
 }
 
-async function reopen(o: RunSuiteOptions, id: string): Promise<{ run: RunRecord; items: VersionedItem[] }> {
+async function storedRun(o: RunSuiteOptions, id: string): Promise<RunRecord> {
   const run = await o.store.getRun(id);
   if (!run) throw new ConfigError([{ field: '--resume', message: `no run "${id}" in ${o.store.url}` }]);
   if (run.kind !== SUITE_RUN) throw new ConfigError([{ field: '--resume', message: `run ${id} is a ${run.kind} run; resume it with the command that made it (e.g. paideia scenario run)` }]);
-  const items = await o.store.listRunItems(run.id);
-  return { run, items: items.length < run.config.itemHashes.length ? await replan(o, run) : items };
+  return run;
+}
+
+type Unanswerable = (v: VersionedItem) => string[];
+
+async function reopen(o: RunSuiteOptions, run: RunRecord, cannot: Unanswerable): Promise<{ run: RunRecord; items: PlanEntry[] }> {
+  const items = await storedPlanEntries(o.store, run.id, cannot);
+  return { run, items: items.length < run.config.itemHashes.length ? await replan(o, run, cannot) : items };
 }
 
 /**
  * The items of a run whose plan was never fully stored (the disk filled while planning), read
  * again from the run's item files: the resume hint printed at that failure must work.
  */
-async function replan(o: RunSuiteOptions, run: RunRecord): Promise<VersionedItem[]> {
+async function replan(o: RunSuiteOptions, run: RunRecord, cannot: Unanswerable): Promise<PlanEntry[]> {
   const wanted = new Set(run.config.itemHashes);
-  const found = loadItems(run.config.suites).filter(v => wanted.delete(v.hash));
+  const { entries } = await planItemFiles({ store: o.store, paths: run.config.suites, keep: v => wanted.delete(v.hash), tests: o.testDefinitions, cannot });
   if (wanted.size > 0) {
     throw new ConfigError([{
       field: '--resume',
       message: `the plan of run ${run.id} was not fully stored, and its item files (${run.config.suites.join(', ')}) no longer hold ${wanted.size} of its ${run.config.itemHashes.length} items; start it again with the command that made it`,
     }]);
   }
-  await o.store.saveItems(found);
-  return found;
+  return entries;
 }
 
-async function plan(o: RunSuiteOptions): Promise<{ run: RunRecord; items: VersionedItem[] }> {
-  const all = loadItems(o.suites);
-  const loaded = all.filter(v => !o.tests || o.tests.includes(v.item.test));
-  if (loaded.length === 0) {
-    const present = [...new Set(all.map(v => v.item.test))].sort().join(', ');
-    throw new ConfigError([{ field: '--tests', message: `no items of test(s) ${o.tests?.join(', ')} in ${o.suites.join(', ')} (it holds: ${present})` }]);
+async function plan(o: RunSuiteOptions, models: ReadonlyMap<string, ChatModel>, cannot: Unanswerable): Promise<{ run: RunRecord; items: PlanEntry[] }> {
+  const { entries, present } = await planItemFiles({
+    store: o.store, paths: o.suites, keep: v => !o.tests || o.tests.includes(v.item.test), tests: o.testDefinitions, cannot,
+  });
+  if (entries.length === 0) {
+    throw new ConfigError([{ field: '--tests', message: `no items of test(s) ${o.tests?.join(', ')} in ${o.suites.join(', ')} (it holds: ${[...present].sort().join(', ')})` }]);
   }
-  checkInputs(loaded, o.testDefinitions);
   const endpoints: Record<string, string> = {};
   const baselines: string[] = [];
-  for (const m of o.models) {
-    const model = o.createModel(m);
-    if (model.endpoint) endpoints[m.alias] = model.endpoint;
-    if (model.isBaseline) baselines.push(m.alias);
+  for (const [alias, model] of models) {
+    if (model.endpoint) endpoints[alias] = model.endpoint;
+    if (model.isBaseline) baselines.push(alias);
   }
   // Models a baseline cannot answer (no hints for it) are not planned: "not applicable", not failed.
   const config = {
-    suites: o.suites, itemHashes: [...new Set(loaded.map(v => v.hash))].sort(), models: o.models,
+    suites: o.suites, itemHashes: [...new Set(entries.map(v => v.hash))].sort(), models: o.models,
     ...(Object.keys(endpoints).length ? { endpoints } : {}),
     repeats: o.repeats, seed: o.seed, params: o.params, ...(o.tests ? { tests: o.tests } : {}),
     // Every request carries a max_tokens, so the cost cap reserves each call's worst case.
@@ -234,26 +247,5 @@ async function plan(o: RunSuiteOptions): Promise<{ run: RunRecord; items: Versio
     id: `run-${contentHash({ ...config, suites: undefined })}`, kind: SUITE_RUN, createdAt: now, updatedAt: now, status: 'running',
     config: { ...config, ...(baselines.length ? { baselines } : {}) }, prices: o.prices, paideiaVersion: PAIDEIA_VERSION,
   });
-  await o.store.saveItems(loaded);
-  return { run, items: loaded };
-}
-
-/**
- * Every item must render under its test before anything runs: an input field the prompt template
- * needs but the item lacks is bad input (exit 2, file and line), not a crash mid-run.
- */
-function checkInputs(items: VersionedItem[], tests: ReadonlyMap<string, TestDefinition>): void {
-  const issues: ConfigIssue[] = [];
-  for (const v of items) {
-    const test = tests.get(v.item.test);
-    if (!test) continue; // planTrials names unknown tests
-    try {
-      test.render(v.item, []);
-    } catch (e) {
-      const message = (e as Error).message;
-      const field = /\b(input(?:\.[\w-]+)*)/.exec(message)?.[1] ?? 'input';
-      issues.push({ file: v.file, line: v.line, field, message: `test ${test.name} cannot use this item: ${message.replace(/^item [^:]+: /, '')}` });
-    }
-  }
-  if (issues.length) throw new ConfigError(issues);
+  return { run, items: entries };
 }

@@ -29,6 +29,11 @@ const SQL = {
     text: `SELECT i.hash, i.body, ri.file, ri.line FROM run_items ri JOIN items i ON i.hash = ri.item_hash
       WHERE ri.run_id = $1${lo ? ' AND ri.item_hash > $2' : ''} ORDER BY ri.item_hash LIMIT $${lo ? 3 : 2}`,
   }),
+  itemsOf: {
+    name: 'run-items-of',
+    text: `SELECT i.hash, i.body, ri.file, ri.line FROM run_items ri JOIN items i ON i.hash = ri.item_hash
+      WHERE ri.run_id = $1 AND ri.item_hash = ANY($2::text[])`,
+  },
 };
 
 /**
@@ -58,6 +63,10 @@ export function postgresTrialPages(
     async listRunItemPage(runId: string, page: { afterHash?: string; limit: number }): Promise<VersionedItem[]> {
       const lo = page.afterHash !== undefined;
       return (await run(SQL.items(lo), [runId, ...(lo ? [page.afterHash] : []), page.limit])).map(rowsOf(runId).item);
+    },
+    async listRunItemsOf(runId: string, hashes: ReadonlyArray<string>): Promise<VersionedItem[]> {
+      if (hashes.length === 0) return [];
+      return (await run(SQL.itemsOf, [runId, hashes])).map(rowsOf(runId).item);
     },
   };
 }

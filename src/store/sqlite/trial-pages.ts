@@ -16,6 +16,9 @@ const SQL = {
   scores: (lo: boolean, hi: boolean) => `SELECT * FROM scores WHERE run_id = @run${range('trial_id', lo, hi)} ORDER BY trial_id, scorer_name`,
   items: (lo: boolean) => `SELECT i.hash, i.body, ri.file, ri.line FROM run_items ri JOIN items i ON i.hash = ri.item_hash
     WHERE ri.run_id = @run${lo ? ' AND ri.item_hash > @lo' : ''} ORDER BY ri.item_hash LIMIT @limit`,
+  // The hashes come as one JSON array: one statement for any number of them.
+  itemsOf: `SELECT i.hash, i.body, ri.file, ri.line FROM run_items ri JOIN items i ON i.hash = ri.item_hash
+    WHERE ri.run_id = @run AND ri.item_hash IN (SELECT value FROM json_each(@hashes))`,
 };
 
 /**
@@ -48,6 +51,10 @@ export function sqliteTrialPages(db: () => Database.Database, read: <T>(fn: () =
     async listRunItemPage(runId: string, page: { afterHash?: string; limit: number }): Promise<VersionedItem[]> {
       const lo = page.afterHash !== undefined;
       return read(() => (st(SQL.items(lo)).all({ run: runId, limit: page.limit, ...(lo ? { lo: page.afterHash } : {}) }) as Row[]).map(rowsOf(runId).item));
+    },
+    async listRunItemsOf(runId: string, hashes: ReadonlyArray<string>): Promise<VersionedItem[]> {
+      if (hashes.length === 0) return [];
+      return read(() => (st(SQL.itemsOf).all({ run: runId, hashes: JSON.stringify(hashes) }) as Row[]).map(rowsOf(runId).item));
     },
   };
 }

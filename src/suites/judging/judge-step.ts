@@ -37,7 +37,7 @@ export function planJudgeTrials(trials: ReadonlyArray<Trial>, config: JudgingCon
  * with the rubric, and asks again with what was wrong while the answer does not fit
  * `{pass, reason}` (up to `formatRetries` times). Its Judgment is 1 (pass), 0 (fail) or unscored.
  */
-export function explanationJudgeStep(o: { items: ReadonlyMap<string, Item>; config: JudgingConfig }): StepKind {
+export function explanationJudgeStep(o: { items: { get(hash: string): Item | undefined }; config: JudgingConfig }): StepKind {
   const judgmentOf = (trial: Trial, value: number | null, reason: string, fields: Record<string, string | boolean>, raw?: string): Judgment => ({
     specVersion: 'paideia.judgment.v1', runId: trial.runId, trialId: trial.id, targetTrialId: trial.target!,
     rater: { alias: trial.modelAlias, spec: trial.modelSpec }, promptVariant: o.config.rubric, repeat: 0, fields, value, reason,

@@ -1,0 +1,74 @@
+import type { CallRecord, Store, Trial } from '../core/index.js';
+import { latestCalls } from './history.js';
+
+/**
+ * What a run kind reads from the store for the trials it is about to run (a suite run: their
+ * items), so a large run holds only the data of the trials in flight, not of the whole run.
+ */
+export interface TrialInputs {
+  /** Read what these trials' steps need; none of them runs before it resolves. */
+  load(trials: ReadonlyArray<Trial>): Promise<void>;
+  /** Every trial of a loaded chunk has finished: let go of what `load` read for it. */
+  release(trials: ReadonlyArray<Trial>): void;
+}
+
+export interface TrialChunks {
+  /** Wait until trial `k` (its place in the queue) can run; resolves to its stored history. */
+  take(k: number): Promise<CallRecord[]>;
+  /** Trial `k` has finished (whatever its outcome). */
+  finished(k: number): void;
+}
+
+interface Chunk {
+  trials: ReadonlyArray<Trial>;
+  ready: Promise<Map<string, CallRecord[]> | undefined>;
+  left: number;
+}
+
+/**
+ * The trials of a queue, taken in order, a chunk at a time: each chunk's stored history (newest
+ * call per step) and inputs are read a chunk ahead of the workers, and let go once every trial of
+ * the chunk has finished. A run of 200,000 trials never holds every stored call or item at once.
+ */
+export function trialChunks(o: {
+  store: Store;
+  runId: string;
+  queue: ReadonlyArray<Trial>;
+  /** Whether the run has stored calls to replay (a fresh run has none to read). */
+  histories: boolean;
+  inputs?: TrialInputs | undefined;
+  chunk?: number;
+}): TrialChunks {
+  const size = o.chunk ?? 1000;
+  const chunks = new Map<number, Chunk>();
+  const load = (c: number): Chunk => {
+    let entry = chunks.get(c);
+    if (!entry) {
+      const trials = o.queue.slice(c * size, (c + 1) * size);
+      const history = o.histories ? o.store.listCalls(o.runId, { trialIds: trials.map(t => t.id) }).then(latestCalls) : undefined;
+      const ready = Promise.all([history, o.inputs?.load(trials)]).then(([calls]) => calls);
+      // A chunk read ahead may never be taken (the run stopped): its failure must not go unhandled.
+      ready.catch(() => undefined);
+      entry = { trials, ready, left: trials.length };
+      chunks.set(c, entry);
+    }
+    return entry;
+  };
+  return {
+    async take(k) {
+      const c = Math.floor(k / size);
+      const entry = load(c);
+      // Read the next chunk while this one is worked on.
+      if (k % size === 0 && (c + 1) * size < o.queue.length) load(c + 1);
+      const calls = await entry.ready;
+      return calls?.get(o.queue[k]!.id) ?? [];
+    },
+    finished(k) {
+      const c = Math.floor(k / size);
+      const entry = chunks.get(c);
+      if (!entry || --entry.left > 0) return;
+      chunks.delete(c);
+      o.inputs?.release(entry.trials);
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, type ChatModel, type Store, type VersionedItem } from '../core/index.js';
+import { createBaselineModel } from '../providers/baseline/index.js';
+import { openStore } from '../store/index.js';
+import { planItemFiles, storedPlanEntries, unanswerableBy } from './plan-items.js';
+import { BUILT_IN_TESTS } from './tests/index.js';
+
+const sample = readFileSync('data/samples/irish/grammar_forms.jsonl', 'utf8').trim().split('\n');
+const first = JSON.parse(sample[0]!) as Record<string, unknown>;
+/** n distinct real grammar items (the sample's first, renamed). */
+const lines = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ ...first, id: `${first.id as string}-${i}` }));
+const write = (text: string) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'paideia-plan-items-')), 'items.jsonl');
+  writeFileSync(file, text);
+  return file;
+};
+const counting = (store: Store, sizes: number[]): Store => ({ ...store, saveItems: items => { sizes.push(items.length); return store.saveItems(items); } });
+const none = () => [];
+
+describe('planItemFiles', () => {
+  it('stores the bodies a thousand at a time as it reads them, and keeps only hash, id, test and place', async () => {
+    const store = await openStore('sqlite::memory:');
+    const sizes: number[] = [];
+    const file = write(lines(2500).join('\n'));
+    const { entries, present } = await planItemFiles({ store: counting(store, sizes), paths: [file], keep: () => true, tests: BUILT_IN_TESTS, cannot: none });
+    expect(sizes).toEqual([1000, 1000, 500]);
+    expect(entries).toHaveLength(2500);
+    expect(entries[1]).toEqual({ hash: entries[1]!.hash, item: { id: `${first.id as string}-1`, test: 'grammar_forms' }, file, line: 2 });
+    expect([...present]).toEqual(['grammar_forms']);
+    await store.close();
+  });
+
+  it('reports a bad line and an item its test cannot use together, with file and line', async () => {
+    const store = await openStore('sqlite::memory:');
+    const file = write([...lines(2), '{"id": ', JSON.stringify({ ...first, id: 'no-lemma', input: { foo: 'bar' } })].join('\n'));
+    const error = await planItemFiles({ store, paths: [file], keep: () => true, tests: BUILT_IN_TESTS, cannot: none }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).issues.map(i => [i.line, i.field])).toEqual([[3, undefined], [4, 'input.lemma']]);
+    await store.close();
+  });
+
+  it('throws a store write that failed once the file is read, and bad input before it', async () => {
+    const store = await openStore('sqlite::memory:');
+    const full: Store = { ...store, saveItems: async () => { throw new Error('database or disk is full'); } };
+    const good = write(lines(3).join('\n'));
+    await expect(planItemFiles({ store: full, paths: [good], keep: () => true, tests: BUILT_IN_TESTS, cannot: none })).rejects.toThrow('disk is full');
+    const bad = write([...lines(1001), 'not json'].join('\n'));
+    await expect(planItemFiles({ store: full, paths: [bad], keep: () => true, tests: BUILT_IN_TESTS, cannot: none })).rejects.toBeInstanceOf(ConfigError);
+    await store.close();
+  });
+});
+
+describe('unanswerableBy and storedPlanEntries', () => {
+  it('names the baselines that get no hint they need, and reads a stored run back as entries', async () => {
+    // A grammar item gives the gold answer and its lemma to copy as hints, but no options to pick from at random.
+    const models = new Map<string, ChatModel>([['gold', createBaselineModel('gold')], ['random', createBaselineModel('random')], ['copy', createBaselineModel('copy')]]);
+    const item = { hash: 'h', item: { ...first } } as unknown as VersionedItem;
+    expect(unanswerableBy(models, BUILT_IN_TESTS)(item)).toEqual(['random']);
+    expect(unanswerableBy(new Map([['gold', models.get('gold')!]]), BUILT_IN_TESTS)(item)).toEqual([]);
+
+    const store = await openStore('sqlite::memory:');
+    const file = write(lines(3).join('\n'));
+    const { entries } = await planItemFiles({ store, paths: [file], keep: () => true, tests: BUILT_IN_TESTS, cannot: none });
+    await store.saveTrials(entries.map((e, index) => ({
+      id: `t${index}`, runId: 'r', index, itemId: e.item.id, itemHash: e.hash, test: e.item.test, modelAlias: 'gold', modelSpec: 'baseline:gold', promptVersion: '1', repeat: 0, seed: 1,
+    })));
+    const back = await storedPlanEntries(store, 'r', none);
+    expect(back.map(e => [e.hash, e.item]).sort()).toEqual(entries.map(e => [e.hash, e.item]).sort());
+    await store.close();
+  });
+});

@@ -1,0 +1,110 @@
+import type { ChatModel, ConfigIssue, Store, TestDefinition, VersionedItem } from '../core/index.js';
+import { eachItem } from './load.js';
+import type { PlannedItem } from './plan.js';
+
+/** An item as a plan keeps it: its version, test, id and place, and the models that cannot answer it. */
+export interface PlanEntry extends PlannedItem {
+  /** Aliases of the run's models that cannot answer it (a baseline without the hints it needs): not planned. */
+  cannot?: ReadonlyArray<string>;
+}
+
+/** Item bodies stored per transaction while item files are read. */
+const SAVE_BATCH = 1000;
+/** Stored items read per page when a run is reopened. */
+const READ_PAGE = 5000;
+
+/**
+ * Who of the run's models cannot answer an item: a model that needs hints (a baseline answering
+ * from the gold answer) and gets none from the item's test. Such pairs are "not applicable", not failed.
+ */
+export function unanswerableBy(models: ReadonlyMap<string, ChatModel>, tests: ReadonlyMap<string, TestDefinition>): (v: VersionedItem) => string[] {
+  const needy = [...models].filter(([, m]) => m.needsHints?.length);
+  return v => {
+    if (needy.length === 0) return [];
+    const hints = tests.get(v.item.test)?.render(v.item, [])?.hints;
+    return needy.filter(([, m]) => !m.needsHints!.every(h => hints?.[h] !== undefined)).map(([alias]) => alias);
+  };
+}
+
+/**
+ * Every item must render under its test before anything runs: an input field the prompt template
+ * needs but the item lacks is bad input (exit 2, file and line), not a crash mid-run.
+ */
+export function inputProblem(v: VersionedItem, tests: ReadonlyMap<string, TestDefinition>): ConfigIssue | undefined {
+  const test = tests.get(v.item.test);
+  if (!test) return undefined; // planTrials names unknown tests
+  try {
+    test.render(v.item, []);
+    return undefined;
+  } catch (e) {
+    const message = (e as Error).message;
+    const field = /\b(input(?:\.[\w-]+)*)/.exec(message)?.[1] ?? 'input';
+    return { file: v.file, line: v.line, field, message: `test ${test.name} cannot use this item: ${message.replace(/^item [^:]+: /, '')}` };
+  }
+}
+
+function entryOf(v: VersionedItem, cannot: (v: VersionedItem) => string[]): PlanEntry {
+  const skip = cannot(v);
+  return {
+    hash: v.hash, item: { id: v.item.id, test: v.item.test },
+    ...(v.file !== undefined ? { file: v.file } : {}), ...(v.line !== undefined ? { line: v.line } : {}),
+    ...(skip.length ? { cannot: skip } : {}),
+  };
+}
+
+/**
+ * Read and check item files, storing the body of each item `keep` takes as it goes (a
+ * transaction per thousand) and keeping only its plan entry, so planning 200,000 items never
+ * holds every item at once. Every problem of every file is thrown together; bodies stored before
+ * a problem was found stay stored (content-addressed, they are what the corrected files store again).
+ * Returns the entries and the tests the files hold.
+ */
+export async function planItemFiles(o: {
+  store: Store;
+  paths: string[];
+  keep: (v: VersionedItem) => boolean;
+  tests: ReadonlyMap<string, TestDefinition>;
+  cannot: (v: VersionedItem) => string[];
+}): Promise<{ entries: PlanEntry[]; present: Set<string> }> {
+  const entries: PlanEntry[] = [];
+  const present = new Set<string>();
+  const saving: Array<Promise<void>> = [];
+  let batch: VersionedItem[] = [];
+  let bad: unknown;
+  try {
+    eachItem(o.paths, (v, issues) => {
+      present.add(v.item.test);
+      if (!o.keep(v)) return;
+      const problem = inputProblem(v, o.tests);
+      if (problem) issues.push(problem);
+      // With a problem found nothing will run: check on, keep nothing more.
+      if (issues.length) return;
+      entries.push(entryOf(v, o.cannot));
+      batch.push(v);
+      if (batch.length === SAVE_BATCH) {
+        saving.push(o.store.saveItems(batch));
+        batch = [];
+      }
+    });
+    if (batch.length) saving.push(o.store.saveItems(batch));
+  } catch (e) {
+    bad = e;
+  }
+  // Bad input is reported first; a store write that failed (a full disk) otherwise.
+  const saved = await Promise.allSettled(saving);
+  if (bad !== undefined) throw bad;
+  const failed = saved.find(r => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return { entries, present };
+}
+
+/** The plan entries of a stored run's items, read a page at a time. */
+export async function storedPlanEntries(store: Store, runId: string, cannot: (v: VersionedItem) => string[]): Promise<PlanEntry[]> {
+  const entries: PlanEntry[] = [];
+  for (let afterHash: string | undefined; ;) {
+    const page = await store.listRunItemPage(runId, { limit: READ_PAGE, ...(afterHash !== undefined ? { afterHash } : {}) });
+    for (const v of page) entries.push(entryOf(v, cannot));
+    if (page.length < READ_PAGE) return entries;
+    afterHash = page.at(-1)!.hash;
+  }
+}
