@@ -197,7 +197,9 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   }
 
   const waves = [mine.filter(t => !o.stepOf(t).judgesTarget), mine.filter(t => o.stepOf(t).judgesTarget)];
-  const done = new Set(o.trials.filter(t => statuses.get(t.id) === 'done').map(t => t.id));
+  // Which trials are done, for the judges' wave: a run without judges keeps no id of its trials.
+  const judged = waves[1]!.length > 0;
+  const done = new Set(judged ? o.trials.filter(t => statuses.get(t.id) === 'done').map(t => t.id) : []);
   try {
     for (const [wave, trials] of waves.entries()) {
       // Judges run only over targets that are done (a failed dialogue is not judged).
@@ -238,7 +240,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
             if (r.outcome === 'pending') return;
             if (r.outcome === 'needs-call') { count.needsCall++; return; }
             count[r.outcome]++;
-            if (r.outcome === 'done') done.add(trial.id);
+            if (r.outcome === 'done' && judged) done.add(trial.id);
             o.onEvent?.({ type: 'trial', trial, status: r.outcome, costUsd: r.costUsd, spentUsd: budget.spentUsd, ...(r.scores ? { scores: r.scores } : {}) });
           }, (error: unknown) => {
             if (error instanceof ClaimLostError) stop('claim-lost');
