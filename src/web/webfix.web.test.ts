@@ -166,8 +166,9 @@ describe('the launch form', () => {
     // Another problem with the same field: only the new one is said.
     await models.fill('nope');
     await page.getByRole('button', { name: 'Start run' }).click();
-    await expect.poll(() => error.textContent()).not.toMatch(/name at least one model/);
-    expect(await error.textContent()).toContain('nope');
+    // The field is cleared while the form is sent: wait for the new problem itself, not for the old one to go.
+    await expect.poll(() => error.textContent()).toContain('nope');
+    expect(await error.textContent()).not.toMatch(/name at least one model/);
     expect(await page.getByRole('alert').textContent()).not.toContain('name at least one model');
     problems.splice(0);
     await checked(page);
