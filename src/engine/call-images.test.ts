@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../core/index.js';
-import { createOpenAICompatibleModel, imagePart, storedImagePart } from '../providers/index.js';
+import { canonicalJson, jsonText, type ChatRequest } from '../core/index.js';
+import { createOpenAICompatibleModel, imagePart, storedImagePart, withoutImageData } from '../providers/index.js';
 import { startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
 import { openStore } from '../store/index.js';
 import { planTrials } from '../suites/plan.js';
@@ -52,6 +52,13 @@ describe('images on the call path', () => {
     expect(requestHash('openai:m', undefined, withBytes)).toBe(requestHash('openai:m', undefined, byRef));
     expect(requestHash('openai:m', undefined, other)).not.toBe(requestHash('openai:m', undefined, byRef));
     expect(requestHash('openai:m', undefined, textOnly)).not.toBe(requestHash('openai:m', undefined, byRef));
+  });
+
+  it('stores an image request in the canonical text written while hashing it, as a text request is', () => {
+    const request: ChatRequest = { messages: [{ role: 'user', content: 'x', images: [imagePart(slide, 'image/png')] }], params: { temperature: 0 } };
+    requestHash('openai:m', undefined, request);
+    // The call record stores withoutImageData(request): the store writes jsonText of it.
+    expect(jsonText(withoutImageData(request))).toBe(canonicalJson(withoutImageData(request)));
   });
 
   it('stores a failed call naming the blob when an image is not in the store, and sends nothing', async () => {

@@ -1,4 +1,5 @@
 import { GROUP_FIELDS, type Item, type Store } from '../core/index.js';
+import { eachRunItemPage } from '../store/run-item-pages.js';
 import { stringsOf } from './clip.js';
 import { column, interner } from './columns.js';
 
@@ -31,7 +32,7 @@ export async function readItemTable(store: Store, runId: string, pageSize = PAGE
   const whole = new Map<number, Item>();
   const texts = interner();
   const fields = GROUP_FIELDS.map(() => column('u32'));
-  await eachItemPage(store, runId, pageSize, page => {
+  await eachRunItemPage(store, runId, pageSize, page => {
     for (const { hash, item } of page) {
       if (indexOf.has(hash)) continue;
       const i = hashes.push(hash) - 1;
@@ -76,20 +77,11 @@ export async function readItemTable(store: Store, runId: string, pageSize = PAGE
  */
 export async function privateItemTexts(store: Store, runId: string, pageSize = PAGE): Promise<string[]> {
   const found: Array<{ id: string; hash: string; texts: string[] }> = [];
-  await eachItemPage(store, runId, pageSize, page => {
+  await eachRunItemPage(store, runId, pageSize, page => {
     for (const { hash, item: i } of page) {
       if (i.visibility === 'public') continue;
       found.push({ id: i.id, hash, texts: [i.id, ...stringsOf(i.input), ...stringsOf(i.accepted), ...stringsOf(i.references), ...stringsOf(i.answer)] });
     }
   });
   return found.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.hash < b.hash ? -1 : 1)).flatMap(f => f.texts);
-}
-
-async function eachItemPage(store: Store, runId: string, limit: number, use: (page: Array<{ hash: string; item: Item }>) => void): Promise<void> {
-  for (let afterHash: string | undefined; ;) {
-    const page = await store.listRunItemPage(runId, { limit, ...(afterHash !== undefined ? { afterHash } : {}) });
-    use(page);
-    if (page.length < limit) return;
-    afterHash = page.at(-1)!.hash;
-  }
 }

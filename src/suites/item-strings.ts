@@ -2,8 +2,9 @@ import type { Item } from '../core/index.js';
 
 /**
  * One copy of a string that repeats from one line to the next (test, language, licence, labels of
- * the input) instead of one per line as JSON.parse makes them, since a run holds every item. Each
- * field is compared with its value on the previous line only: no hashing of every string.
+ * the input) instead of one per line as JSON.parse makes them, for what outlives the line: a plan
+ * entry keeps its item's test, `loadItems` keeps every item. Each field is compared with its value
+ * on the previous line only: no hashing of every string.
  */
 export function sharedStrings(): (item: Item) => Item {
   const last = [new Map<string, string>(), new Map<string, string>(), new Map<string, string>()];

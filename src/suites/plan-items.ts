@@ -1,4 +1,5 @@
 import type { ChatModel, ConfigIssue, Store, TestDefinition, VersionedItem } from '../core/index.js';
+import { eachRunItemPage } from '../store/run-item-pages.js';
 import { eachItem } from './load.js';
 import type { PlannedItem } from './plan.js';
 
@@ -101,10 +102,8 @@ export async function planItemFiles(o: {
 /** The plan entries of a stored run's items, read a page at a time. */
 export async function storedPlanEntries(store: Store, runId: string, cannot: (v: VersionedItem) => string[]): Promise<PlanEntry[]> {
   const entries: PlanEntry[] = [];
-  for (let afterHash: string | undefined; ;) {
-    const page = await store.listRunItemPage(runId, { limit: READ_PAGE, ...(afterHash !== undefined ? { afterHash } : {}) });
+  await eachRunItemPage(store, runId, READ_PAGE, page => {
     for (const v of page) entries.push(entryOf(v, cannot));
-    if (page.length < READ_PAGE) return entries;
-    afterHash = page.at(-1)!.hash;
-  }
+  });
+  return entries;
 }

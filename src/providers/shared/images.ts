@@ -24,13 +24,19 @@ export function storedImagePart(blob: BlobRef): ImagePart {
 
 const hasImages = (request: ChatRequest) => request.messages.some(m => m.images && m.images.length > 0);
 
-/** The request as hashed and stored: image parts keep their blob reference and lose their bytes. */
+// One stripped copy per request: the call path hashes it and stores it, and the canonical text
+// written while hashing (core's keepJson) is kept on that copy.
+const stripped = new WeakMap<ChatRequest, ChatRequest>();
+
+/** The request as hashed and stored: image parts keep their blob reference and lose their bytes (the same object each time for one request). */
 export function withoutImageData(request: ChatRequest): ChatRequest {
   if (!hasImages(request)) return request;
-  return {
-    ...request,
-    messages: request.messages.map(m => (m.images ? { ...m, images: m.images.map(i => ({ blob: i.blob })) } : m)),
-  };
+  let copy = stripped.get(request);
+  if (!copy) {
+    copy = { ...request, messages: request.messages.map(m => (m.images ? { ...m, images: m.images.map(i => ({ blob: i.blob })) } : m)) };
+    stripped.set(request, copy);
+  }
+  return copy;
 }
 
 export type BlobReader = (hash: string) => Promise<{ bytes: Uint8Array } | undefined>;
