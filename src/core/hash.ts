@@ -21,19 +21,24 @@ function write(value: unknown): string | undefined {
     for (let i = 1; i < value.length; i++) out += ',' + (write(value[i]) ?? 'null');
     return out + ']';
   }
-  const keys = Object.keys(value);
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i]!;
-    let j = i - 1;
-    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
-    keys[j + 1] = key;
-  }
+  const keys = sortKeys(Object.keys(value));
   let out = '';
   for (const key of keys) {
     const v = write((value as Record<string, unknown>)[key]);
     if (v !== undefined) out += (out ? ',' : '{') + quoteKey(key) + ':' + v;
   }
   return out ? out + '}' : '{}';
+}
+
+/** Keys in Array#sort's default order (by UTF-16 code unit), in place: an insertion sort, as objects have few keys and a sort's scratch array would cost more. */
+function sortKeys(keys: string[]): string[] {
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 // Object keys repeat across items and requests ("role", "content", ...): quote each once.
@@ -55,17 +60,18 @@ function quoteKey(key: string): string {
 export function canonicalJsonPair(value: object, pick: ReadonlySet<string>, add: Readonly<Record<string, unknown>>): { whole: string; keyed: string } {
   const keys = Object.keys(value);
   for (const key of Object.keys(add)) if (!Object.hasOwn(value, key)) keys.push(key);
-  keys.sort();
+  sortKeys(keys);
   let whole = '';
   let keyed = '';
   for (const key of keys) {
     const own = Object.hasOwn(value, key);
     const text = own ? write((value as Record<string, unknown>)[key]) : undefined;
-    if (text !== undefined) whole += `,${quoteKey(key)}:${text}`;
+    if (text !== undefined) whole += (whole ? ',' : '{') + quoteKey(key) + ':' + text;
     const shown = Object.hasOwn(add, key) ? write(add[key]) : pick.has(key) ? text : undefined;
-    if (shown !== undefined) keyed += `,${quoteKey(key)}:${shown}`;
+    if (shown !== undefined) keyed += (keyed ? ',' : '{') + quoteKey(key) + ':' + shown;
   }
-  return { whole: `{${whole.slice(1)}}`, keyed: `{${keyed.slice(1)}}` };
+  // Opened at the first key, as write() does: no slice (which would flatten each text once more).
+  return { whole: whole ? whole + '}' : '{}', keyed: keyed ? keyed + '}' : '{}' };
 }
 
 // Canonical JSON already written for an object, so that a request's hash and its stored row share

@@ -65,7 +65,8 @@ export function createBudget(o: BudgetOptions): Budget {
     capUsd: o.capUsd,
     async reserve(estimate) {
       if (cancelled) return undefined;
-      if (o.capUsd === undefined || estimate <= 0) return { ...free, estimateUsd: Math.max(0, estimate) };
+      // Nothing to reserve: no id, so settling it touches no store (a free call shares one hold).
+      if (o.capUsd === undefined || estimate <= 0) return estimate === 0 ? free : { id: '', estimateUsd: Math.max(0, estimate) };
       const hold = { id: randomUUID(), estimateUsd: estimate };
       for (;;) {
         if (cancelled) return undefined;

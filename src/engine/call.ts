@@ -1,8 +1,8 @@
 import {
-  ProviderCallError, canonicalJsonPair, keepJson, sha256Hex, type CallRecord, type ChatModel, type ChatRequest, type ChatResult, type JsonValue,
+  ProviderCallError, canonicalJsonPair, keepJson, sha256Hex, type CallRecord, type ChatModel, type ChatRequest, type ChatResult, type GenerateOptions, type JsonValue,
   type StoredError, type Store, type TokenUsage, type Trial, type WriteFence,
 } from '../core/index.js';
-import { resolveImages, withoutImageData } from '../providers/index.js';
+import { hasImages, resolveImages, withoutImageData } from '../providers/index.js';
 import type { Budget } from './budget.js';
 import type { Reachability } from './reachability.js';
 
@@ -103,14 +103,17 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
     let attempts = 1;
     let result: ChatResult;
     try {
-      result = await a.model.generate(await resolveImages(a.request, hash => o.store.getBlob(hash)), {
-        ...(signal ? { signal } : {}),
+      const options: GenerateOptions = {
         onRetry: ({ attempt, delayMs, error }) => {
           attempts = attempt + 1;
           reach?.attemptFailed(a.endpoint!, error);
           o.onRetry?.({ trial: a.trial, attempt, delayMs, error: (error as Error).message });
         },
-      });
+      };
+      if (signal) options.signal = signal;
+      // A request without images is sent as it is: no read of blobs, and no await for one.
+      const sent = hasImages(a.request) ? await resolveImages(a.request, hash => o.store.getBlob(hash)) : a.request;
+      result = await a.model.generate(sent, options);
     } catch (error) {
       o.budget.settle(hold, 0);
       settle(a.hash, mine, undefined);

@@ -1,6 +1,6 @@
 import {
   ClaimLostError, type CallRecord, type ChatModel, type ChatResult, type Score, type StepInput, type StepKind,
-  type StepOutcome, type Store, type Trial,
+  type StepOutcome, type Store, type Trial, type TrialResult,
 } from '../core/index.js';
 import { createBudget } from './budget.js';
 import { createCallPath, requestHash, type CostModel } from './call.js';
@@ -132,17 +132,22 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     const writes: Array<Promise<unknown>> = [];
     const results: ChatResult[] = [];
     const target = step.judgesTarget && trial.target ? await targets.get(trial.target) : undefined;
-    const input: StepInput = { trial, results, ...(target ? { target } : {}) };
+    const input: StepInput = { trial, results };
+    if (target) input.target = target;
     let costUsd = 0;
     // A trial that writes only its result (its steps replayed, as in a resume) needs no Promise.all.
-    const finish = (outcome: Outcome, extra: Partial<{ scores: Score[] }> = {}) => ({
-      outcome, costUsd, committed: writes.length === 1 ? writes[0]! : Promise.all(writes), ...extra,
-    });
+    const finish = (outcome: Outcome, scores?: Score[]) => {
+      const r: { outcome: Outcome; costUsd: number; committed: Promise<unknown>; scores?: Score[] } = {
+        outcome, costUsd, committed: writes.length === 1 ? writes[0]! : Promise.all(writes),
+      };
+      if (scores) r.scores = scores;
+      return r;
+    };
     for (let index = 0; ; index++) {
       const decision = await step.next(input);
       if (decision.type === 'done') {
         writes.push(saveOutcome(trial, 'done', decision));
-        return finish('done', decision.scores ? { scores: decision.scores } : {});
+        return finish('done', decision.scores);
       }
       const { spec, endpoint, formerEndpoints } = o.identityOf(decision.model);
       const request = o.maxTokens !== undefined && decision.request.params.maxTokens === undefined
@@ -184,12 +189,12 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   }
 
   function saveOutcome(trial: Trial, status: 'done' | 'failed', outcome: Omit<StepOutcome, 'type'>): Promise<void> {
-    return o.store.saveTrialResult({
-      runId: o.runId, trialId: trial.id, status,
-      ...(outcome.scores ? { scores: outcome.scores } : {}),
-      ...(outcome.judgments ? { judgments: outcome.judgments } : {}),
-      ...(outcome.artifacts ? { artifacts: outcome.artifacts } : {}),
-    }, fence);
+    // Set one by one, not spread: a spread builds a throwaway object per optional part, per trial.
+    const result: TrialResult = { runId: o.runId, trialId: trial.id, status };
+    if (outcome.scores) result.scores = outcome.scores;
+    if (outcome.judgments) result.judgments = outcome.judgments;
+    if (outcome.artifacts) result.artifacts = outcome.artifacts;
+    return o.store.saveTrialResult(result, fence);
   }
 
   function failure(step: StepKind, input: StepInput, record: CallRecord, index: number): Omit<StepOutcome, 'type'> {

@@ -59,6 +59,20 @@ describe('trialChunks', () => {
     await store.close();
   });
 
+  it('reads the next chunk ahead once a quarter of the chunk is taken, not with its first trial', async () => {
+    const store = await openStore('sqlite::memory:');
+    const loads: string[] = [];
+    const queue = Array.from({ length: 16 }, (_, i) => ({ id: `t${i}` }) as Trial);
+    const inputs = { load: async (ts: ReadonlyArray<Trial>) => void loads.push(ts[0]!.id), release: () => undefined };
+    const chunks = trialChunks({ store, runId: 'r', queue, histories: false, inputs, chunk: 8 });
+    await chunks.take(0);
+    await chunks.take(1);
+    expect(loads).toEqual(['t0']);
+    await chunks.take(2);
+    expect(loads).toEqual(['t0', 't8']);
+    await store.close();
+  });
+
   it('a chunk read ahead that fails is reported by the trial that takes it, never as an unhandled rejection', async () => {
     const store = await openStore('sqlite::memory:');
     const inputs = { load: async (ts: ReadonlyArray<Trial>) => { if (ts[0]!.id === 't3') throw new Error('disk gone'); }, release: () => undefined };

@@ -58,8 +58,9 @@ export function trialChunks(o: {
     async take(k) {
       const c = Math.floor(k / size);
       const entry = load(c);
-      // Read the next chunk while this one is worked on.
-      if (k % size === 0 && (c + 1) * size < o.queue.length) load(c + 1);
+      // Read the next chunk while this one is worked on, once a quarter of it is under way: read
+      // with the first trial, its read would hold up the run's first calls (nothing is in flight yet).
+      if (k % size === size >> 2 && (c + 1) * size < o.queue.length) load(c + 1);
       const calls = await entry.ready;
       return calls?.get(o.queue[k]!.id) ?? [];
     },

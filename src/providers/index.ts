@@ -8,4 +8,4 @@ export { isRetryableStatus, type FetchFunction } from './shared/post-json.js';
 export { createChatModel, DEFAULT_OLLAMA_BASE_URL, HTTP_PROVIDERS, type CreateChatModelOptions } from './create-chat-model.js';
 export { createScriptModel, loadScriptFile, type ScriptTurns } from './script/index.js';
 export { createReplayModel, defaultRequestHash, type ReplayLookup, type ReplayQuery, type ReplaySettings } from './replay/index.js';
-export { acceptsImages, imagePart, storedImagePart, withoutImageData, resolveImages, IMAGE_MEDIA_TYPES, type BlobReader } from './shared/images.js';
+export { acceptsImages, hasImages, imagePart, storedImagePart, withoutImageData, resolveImages, IMAGE_MEDIA_TYPES, type BlobReader } from './shared/images.js';

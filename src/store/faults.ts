@@ -45,22 +45,33 @@ const WRITES = /^(open|set|save|put|swap|record|claim|append)/;
  */
 export function guardStore(store: Store): Store {
   let runId: string | undefined;
-  const wrap = <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-    // The run a write concerns: its first argument (an id, or a record or list of records with one).
-    if (WRITES.test(name)) {
-      const first = args[0] as { id?: unknown; runId?: unknown } | Array<{ runId?: unknown }> | string | undefined;
-      const named = typeof first === 'string' ? first : Array.isArray(first) ? first[0]?.runId : name === 'openRun' ? first?.id : first?.runId;
-      if (typeof named === 'string') runId = named;
-    }
-    try {
-      return await fn(...args);
-    } catch (error) {
-      const fault = faultOf(error);
-      if (!fault) throw error;
-      const e = error instanceof StoreError ? error : storeError(fault, store.url, error);
-      if (runId && e.runId === undefined) e.runId = runId;
-      throw e;
-    }
+  const guard = (error: unknown): unknown => {
+    const fault = faultOf(error);
+    if (!fault) return error;
+    const e = error instanceof StoreError ? error : storeError(fault, store.url, error);
+    if (runId && e.runId === undefined) e.runId = runId;
+    return e;
+  };
+  const rethrow = (error: unknown): never => {
+    throw guard(error);
+  };
+  // Not an async function: a run makes a few store calls per trial, and each await would cost
+  // promises and ticks of its own. A throw before the store's promise exists rejects all the same.
+  const wrap = <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) => {
+    const writes = WRITES.test(name);
+    return (...args: A): Promise<R> => {
+      // The run a write concerns: its first argument (an id, or a record or list of records with one).
+      if (writes) {
+        const first = args[0] as { id?: unknown; runId?: unknown } | Array<{ runId?: unknown }> | string | undefined;
+        const named = typeof first === 'string' ? first : Array.isArray(first) ? first[0]?.runId : name === 'openRun' ? first?.id : first?.runId;
+        if (typeof named === 'string') runId = named;
+      }
+      try {
+        return Promise.resolve(fn(...args)).then(undefined, rethrow);
+      } catch (error) {
+        return Promise.reject(guard(error));
+      }
+    };
   };
   const guarded: Record<string, unknown> = {};
   for (const key of Object.keys(store) as Array<keyof Store>) {

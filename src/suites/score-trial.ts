@@ -15,10 +15,10 @@ export async function scoreTrial(trial: Trial, item: Item, results: ReadonlyArra
       value = null;
       reason = `scorer error: ${(e as Error).message}`;
     }
-    scores.push({
-      runId: trial.runId, trialId: trial.id, scorer: scorer.ref, value,
-      ...(reason !== undefined ? { reason } : {}), ...(details !== undefined ? { details } : {}),
-    });
+    const score: Score = { runId: trial.runId, trialId: trial.id, scorer: scorer.ref, value };
+    if (reason !== undefined) score.reason = reason;
+    if (details !== undefined) score.details = details;
+    scores.push(score);
   }
   return scores;
 }

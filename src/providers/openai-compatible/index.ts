@@ -136,8 +136,10 @@ export function fromOpenAIBody(body: JsonObject, label: string): Omit<ChatResult
   if (!Array.isArray(choices) || choices.length === 0) throw emptyResponse(label, 'the `choices` list is empty or missing', body);
   const choice = asObject(choices[0]);
   const message = asObject(choice.message);
-  const toolCalls: ToolCall[] = [];
+  // Made only for an answer that has tool calls (most have none).
+  let toolCalls: ToolCall[] | undefined;
   if (Array.isArray(message.tool_calls)) {
+    toolCalls = [];
     for (const call of message.tool_calls) {
       const fn = asObject(asObject(call).function);
       if (typeof fn.name !== 'string') continue;
@@ -145,13 +147,13 @@ export function fromOpenAIBody(body: JsonObject, label: string): Omit<ChatResult
     }
   }
   const text = readContent(message.content);
-  if (text === '' && toolCalls.length === 0) {
+  if (text === '' && !toolCalls?.length) {
     const finish = typeof choice.finish_reason === 'string' ? ` (finish_reason "${choice.finish_reason}")` : '';
     throw emptyResponse(label, `the first choice has no text and no tool calls${finish}`, body);
   }
   const usage = asObject(body.usage);
   const result: Omit<ChatResult, 'warnings'> = { text, raw: body };
-  if (toolCalls.length > 0) result.toolCalls = toolCalls;
+  if (toolCalls && toolCalls.length > 0) result.toolCalls = toolCalls;
   if (typeof usage.prompt_tokens === 'number' || typeof usage.completion_tokens === 'number') {
     result.usage = { inputTokens: numberOr0(usage.prompt_tokens), outputTokens: numberOr0(usage.completion_tokens) };
   }

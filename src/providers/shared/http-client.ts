@@ -168,15 +168,16 @@ class PostHandler implements Dispatcher.DispatchHandler {
     this.settle();
     const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
     const raw = this.rawHeaders;
-    this.resolve({
+    const response: PostResponse = {
       ok: this.status >= 200 && this.status < 300,
       status: this.status,
       headers: { get: (name: string) => headerValue(raw, name) },
       text: bytes.toString('utf8'),
-      ...(truncated ? { truncated: true } : {}),
-      // A cut can split a character; only a whole body is judged on its encoding.
-      ...(!truncated && !isUtf8(bytes) ? { invalidUtf8: true } : {}),
-    });
+    };
+    if (truncated) response.truncated = true;
+    // A cut can split a character; only a whole body is judged on its encoding.
+    else if (!isUtf8(bytes)) response.invalidUtf8 = true;
+    this.resolve(response);
   }
 
   private settle(): void {

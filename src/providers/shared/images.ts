@@ -22,7 +22,8 @@ export function storedImagePart(blob: BlobRef): ImagePart {
   return { blob: { hash: blob.hash, mediaType: blob.mediaType, size: blob.size } };
 }
 
-const hasImages = (request: ChatRequest) => request.messages.some(m => m.images && m.images.length > 0);
+/** Whether any message of the request carries an image. */
+export const hasImages = (request: ChatRequest): boolean => request.messages.some(m => m.images && m.images.length > 0);
 
 // One stripped copy per request: the call path hashes it and stores it, and the canonical text
 // written while hashing (core's keepJson) is kept on that copy.

@@ -33,8 +33,11 @@ export interface PostJsonArgs {
 /** The parsed body and what the caller should know about it (e.g. it was not valid UTF-8). */
 export interface PostJsonResult {
   body: JsonObject;
-  warnings: CallWarning[];
+  /** Read only: most answers share one empty list. */
+  warnings: ReadonlyArray<CallWarning>;
 }
+
+const NO_WARNINGS: ReadonlyArray<CallWarning> = Object.freeze([]);
 
 /**
  * POST a JSON body and return the parsed JSON object, or throw a ProviderCallError whose `kind`
@@ -98,9 +101,6 @@ export async function postJson(args: PostJsonArgs): Promise<PostJsonResult> {
       responseBody: text.slice(0, MAX_BODY_CHARS),
     });
   }
-  const warnings: CallWarning[] = [];
-  if (response.invalidUtf8) {
-    warnings.push({ type: 'other', setting: 'encoding', message: `${label} sent a body that is not valid UTF-8; the bytes that are not were stored as U+FFFD.` });
-  }
-  return { body, warnings };
+  if (!response.invalidUtf8) return { body, warnings: NO_WARNINGS };
+  return { body, warnings: [{ type: 'other', setting: 'encoding', message: `${label} sent a body that is not valid UTF-8; the bytes that are not were stored as U+FFFD.` }] };
 }
