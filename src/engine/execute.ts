@@ -246,7 +246,10 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
             if (r.outcome === 'needs-call') { count.needsCall++; return; }
             count[r.outcome]++;
             if (r.outcome === 'done' && judged) done.add(trial.id);
-            o.onEvent?.({ type: 'trial', trial, status: r.outcome, costUsd: r.costUsd, spentUsd: budget.spentUsd, ...(r.scores ? { scores: r.scores } : {}) });
+            if (!o.onEvent) return;
+            const event: Extract<RunEvent, { type: 'trial' }> = { type: 'trial', trial, status: r.outcome, costUsd: r.costUsd, spentUsd: budget.spentUsd };
+            if (r.scores) event.scores = r.scores;
+            o.onEvent(event);
           }, (error: unknown) => {
             if (error instanceof ClaimLostError) stop('claim-lost');
             else if (!writeFailure) {
