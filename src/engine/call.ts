@@ -1,6 +1,6 @@
 import {
   ProviderCallError, canonicalJsonPair, keepJson, sha256Hex, type CallRecord, type ChatModel, type ChatRequest, type ChatResult, type JsonValue,
-  type StoredError, type Store, type TokenUsage, type Trial, type WriteFence,
+  type GenerateOptions, type StoredError, type Store, type TokenUsage, type Trial, type WriteFence,
 } from '../core/index.js';
 import { resolveImages, withoutImageData } from '../providers/index.js';
 import type { Budget } from './budget.js';
@@ -103,14 +103,15 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
     let attempts = 1;
     let result: ChatResult;
     try {
-      result = await a.model.generate(await resolveImages(a.request, hash => o.store.getBlob(hash)), {
-        ...(signal ? { signal } : {}),
+      const options: GenerateOptions = {
         onRetry: ({ attempt, delayMs, error }) => {
           attempts = attempt + 1;
           reach?.attemptFailed(a.endpoint!, error);
           o.onRetry?.({ trial: a.trial, attempt, delayMs, error: (error as Error).message });
         },
-      });
+      };
+      if (signal) options.signal = signal;
+      result = await a.model.generate(await resolveImages(a.request, hash => o.store.getBlob(hash)), options);
     } catch (error) {
       o.budget.settle(hold, 0);
       settle(a.hash, mine, undefined);

@@ -1,5 +1,5 @@
 import {
-  ClaimLostError, type CallRecord, type ChatModel, type ChatResult, type Score, type StepInput, type StepKind,
+  ClaimLostError, extend, type CallRecord, type ChatModel, type ChatResult, type Score, type StepInput, type StepKind,
   type StepOutcome, type Store, type Trial,
 } from '../core/index.js';
 import { createBudget } from './budget.js';
@@ -146,7 +146,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       }
       const { spec, endpoint, formerEndpoints } = o.identityOf(decision.model);
       const request = o.maxTokens !== undefined && decision.request.params.maxTokens === undefined
-        ? { ...decision.request, params: { ...decision.request.params, maxTokens: o.maxTokens } }
+        ? { ...decision.request, params: extend(decision.request.params, { maxTokens: o.maxTokens }) }
         : decision.request;
       const hash = requestHash(spec, endpoint, request, decision.distinct);
       const prior = previous[index];
