@@ -7,6 +7,7 @@ import { createCallPath, requestHash, type CostModel } from './call.js';
 import { claimRunTrials, type ClaimOptions } from './claims.js';
 import type { RunEvent, RunSummary } from './events.js';
 import { targetHistories } from './history.js';
+import { loopTurns } from './loop-turns.js';
 import { createReachability } from './reachability.js';
 import { trialChunks, type TrialInputs } from './trial-chunks.js';
 
@@ -196,6 +197,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     return step.failed?.(input, { message: record.error?.message ?? 'call failed', step: index, model: record.model ?? input.trial.modelAlias }) ?? {};
   }
 
+  const turns = loopTurns();
   const waves = [mine.filter(t => !o.stepOf(t).judgesTarget), mine.filter(t => o.stepOf(t).judgesTarget)];
   // Which trials are done, for the judges' wave: a run without judges keeps no id of its trials.
   const judged = waves[1]!.length > 0;
@@ -232,6 +234,9 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         // After a stop, trials still finish if they need no new call (a judge with nothing to judge);
         // a worker that lost its claim writes nothing more.
         while (!halted() && next < queue.length) {
+          const turn = turns.due();
+          if (turn) await turn;
+          if (halted() || next >= queue.length) break;
           const k = next++;
           const trial = queue[k]!;
           const r = await runTrial(trial, await chunks.take(k));
