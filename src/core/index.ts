@@ -1,4 +1,5 @@
 export * from './json.js';
+export * from './object.js';
 export * from './hash.js';
 export * from './errors.js';
 export * from './chat-model.js';

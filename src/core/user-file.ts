@@ -99,53 +99,74 @@ export function readUserFile(file: string, what: string, maxBytes: number): stri
   return read.text;
 }
 
+/** A line of a user's file (1-based number), a line that is not valid UTF-8, or why the file cannot be used at all. */
+export type UserLine = { line: number; text: string } | { line: number; notUtf8: true } | { problem: string };
+
 /**
- * Call `onLine` with each line of a file (1-based numbers, `\r\n` or `\n`), reading 1 MB at a time
- * so a large file is never held whole. A line that is not valid UTF-8 is reported through
- * `onBadLine`. Returns a problem when the file cannot be used at all.
+ * The lines of a file (`\r\n` or `\n`), read 1 MB at a time so a large file is never held whole,
+ * as a generator: a caller can let the event loop turn between lines. A `problem` ends it.
  */
-export function readUserLines(
-  file: string, what: string, maxBytes: number,
-  onLine: (text: string, line: number) => void, onBadLine: (line: number) => void,
-): { problem: string } | undefined {
+export function* userLines(file: string, what: string, maxBytes: number): Generator<UserLine, void, undefined> {
   const opened = openRegular(file, what);
-  if ('problem' in opened) return opened;
+  if ('problem' in opened) {
+    yield opened;
+    return;
+  }
   try {
     // The unfinished line's pieces: joined once its end arrives, so a long line costs linear time.
     let pending: Buffer[] = [];
     let line = 1;
     let total = 0;
-    const emit = (bytes: Buffer) => {
+    const decode = (bytes: Buffer): UserLine => {
       const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
-      let text: string;
+      const at = line++;
       try {
-        text = strictUtf8.decode(bytes.subarray(0, end));
+        return { line: at, text: strictUtf8.decode(bytes.subarray(0, end)) };
       } catch {
-        onBadLine(line++);
-        return;
+        return { line: at, notUtf8: true };
       }
-      onLine(text, line++);
     };
     const chunk = Buffer.allocUnsafe(1 * MB);
     for (;;) {
       const n = readSync(opened.fd, chunk, 0, chunk.length, null);
       if (n === 0) break;
       total += n;
-      if (total > maxBytes) return { problem: `the ${what} is larger than the limit of ${describeSize(maxBytes)}` };
+      if (total > maxBytes) {
+        yield { problem: `the ${what} is larger than the limit of ${describeSize(maxBytes)}` };
+        return;
+      }
       const data = chunk.subarray(0, n);
       let start = 0;
       for (let i = data.indexOf(0x0a); i !== -1; i = data.indexOf(0x0a, start)) {
         const piece = data.subarray(start, i);
-        emit(pending.length ? Buffer.concat([...pending, piece]) : piece);
+        const whole = pending.length ? Buffer.concat([...pending, piece]) : piece;
         pending = [];
         start = i + 1;
+        // Decoded before yielding: the buffer is reused by the next read.
+        yield decode(whole);
       }
       // The buffer is reused by the next read: keep a copy of the unfinished line.
       if (start < n) pending.push(Buffer.from(data.subarray(start)));
     }
-    if (pending.length) emit(Buffer.concat(pending));
-    return undefined;
+    if (pending.length) yield decode(Buffer.concat(pending));
   } finally {
     closeSync(opened.fd);
   }
+}
+
+/**
+ * Call `onLine` with each line of a file (1-based numbers, `\r\n` or `\n`), read as `userLines`
+ * reads it. A line that is not valid UTF-8 is reported through `onBadLine`. Returns a problem when
+ * the file cannot be used at all.
+ */
+export function readUserLines(
+  file: string, what: string, maxBytes: number,
+  onLine: (text: string, line: number) => void, onBadLine: (line: number) => void,
+): { problem: string } | undefined {
+  for (const l of userLines(file, what, maxBytes)) {
+    if ('problem' in l) return l;
+    if ('text' in l) onLine(l.text, l.line);
+    else onBadLine(l.line);
+  }
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import {
-  ProviderCallError, canonicalJsonPair, keepJson, sha256Hex, type CallRecord, type ChatModel, type ChatRequest, type ChatResult, type GenerateOptions, type JsonValue,
-  type StoredError, type Store, type TokenUsage, type Trial, type WriteFence,
+  ProviderCallError, canonicalJsonPair, keepJson, sha256Hex, type CallRecord, type ChatModel, type ChatRequest, type ChatResult, type JsonValue,
+  type GenerateOptions, type StoredError, type Store, type TokenUsage, type Trial, type WriteFence,
 } from '../core/index.js';
 import { hasImages, resolveImages, withoutImageData } from '../providers/index.js';
 import type { Budget } from './budget.js';

@@ -1,5 +1,5 @@
 import {
-  ClaimLostError, type CallRecord, type ChatModel, type ChatResult, type Score, type StepInput, type StepKind,
+  ClaimLostError, extend, type CallRecord, type ChatModel, type ChatResult, type Score, type StepInput, type StepKind,
   type StepOutcome, type Store, type Trial, type TrialResult,
 } from '../core/index.js';
 import { createBudget } from './budget.js';
@@ -7,6 +7,7 @@ import { createCallPath, requestHash, type CostModel } from './call.js';
 import { claimRunTrials, type ClaimOptions } from './claims.js';
 import type { RunEvent, RunSummary } from './events.js';
 import { targetHistories } from './history.js';
+import { loopTurns } from './loop-turns.js';
 import { createReachability } from './reachability.js';
 import { trialChunks, type TrialInputs } from './trial-chunks.js';
 
@@ -151,7 +152,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       }
       const { spec, endpoint, formerEndpoints } = o.identityOf(decision.model);
       const request = o.maxTokens !== undefined && decision.request.params.maxTokens === undefined
-        ? { ...decision.request, params: { ...decision.request.params, maxTokens: o.maxTokens } }
+        ? { ...decision.request, params: extend(decision.request.params, { maxTokens: o.maxTokens }) }
         : decision.request;
       const hash = requestHash(spec, endpoint, request, decision.distinct);
       const prior = previous[index];
@@ -201,6 +202,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     return step.failed?.(input, { message: record.error?.message ?? 'call failed', step: index, model: record.model ?? input.trial.modelAlias }) ?? {};
   }
 
+  const turns = loopTurns();
   const waves = [mine.filter(t => !o.stepOf(t).judgesTarget), mine.filter(t => o.stepOf(t).judgesTarget)];
   // Which trials are done, for the judges' wave: a run without judges keeps no id of its trials.
   const judged = waves[1]!.length > 0;
@@ -237,6 +239,9 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         // After a stop, trials still finish if they need no new call (a judge with nothing to judge);
         // a worker that lost its claim writes nothing more.
         while (!halted() && next < queue.length) {
+          const turn = turns.due();
+          if (turn) await turn;
+          if (halted() || next >= queue.length) break;
           const k = next++;
           const trial = queue[k]!;
           const r = await runTrial(trial, await chunks.take(k));

@@ -3,7 +3,7 @@ import type { JsonValue, RunRecord, ScorerRef, Store, TestDefinition } from '../
 import { priceFor, unpricedReason } from '../providers/pricing.js';
 import { clipJson, clipText, MAX_REPORT_TEXT, privateTextScrubber } from './clip.js';
 import { suiteComparisons, type Comparison } from './comparisons.js';
-import { explanationReport, type ExplanationReport } from './explanations.js';
+import type { ExplanationReport } from './explanations.js';
 import { meanInterval } from '../stats/inference/mean-interval.js';
 import { promptOf, type PromptMessage } from './prompt-text.js';
 import { privateItemTexts } from './run-items.js';
@@ -257,8 +257,8 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
     const langs = splitLanguages(test);
     return langs.length ? langs.map(language => ({ test, language, label: `${test} · ${language}` })) : [{ test, language: null, label: test }];
   });
-  const explained = explanationReport({
-    ...stored.explanation, items, judgeCostUsd: stored.costs.judges(), models: run.config.models.map(m => m.alias), resamples, seed, examplesPer: o.examplesPer ?? 5,
+  const explained = stored.explanation.report({
+    judgeCostUsd: stored.costs.judges(), models: run.config.models.map(m => m.alias), resamples, seed, examplesPer: o.examplesPer ?? 5,
   });
   // Examples come from public items, which the report holds whole.
   const publicById = new Map([...items.publicItems()].map(item => [item.id, item] as const));

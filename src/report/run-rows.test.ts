@@ -21,14 +21,17 @@ it('reads the same rows of a run whatever the page size: each trial, call and sc
         failed: r.results.failed(k), unscored: r.results.unscored(k), costUsd: r.results.costUsd(k), scorer: r.results.scorer(k),
         answer: r.results.lastAnswer(k), reason: r.results.lastReason(k),
       })), tests: r.tests, languages: r.languages, trialCount: r.trialCount, failedTrials: r.failedTrials,
-      explanation: r.explanation, costs: [...r.costs.byModel()], total: r.costs.total(m => m === 'twin'), judges: r.costs.judges(),
+      // Every example there is, so the pages' answers and reasons are all compared.
+      explanation: r.explanation.report({ judgeCostUsd: 0, models: ['good', 'half', 'twin', 'baseline:copy', 'baseline:gold'], resamples: 100, seed: 3, examplesPer: 1000 }), costs: [...r.costs.byModel()], total: r.costs.total(m => m === 'twin'), judges: r.costs.judges(),
       privateTexts: await privateItemTexts(store, runId, pageSize),
     };
   };
   const whole = await view(100_000);
   // Enough rows to compare: failures of both kinds, judged explanations, private items.
   expect(whole.failedTrials.length).toBeGreaterThan(10);
-  expect(whole.explanation.scores.length).toBeGreaterThan(100);
+  const judged = whole.explanation!.cells.reduce((n, c) => n + c.counts.judged, 0);
+  expect(judged).toBeGreaterThan(100);
+  expect(whole.explanation!.examples.length).toBeGreaterThan(3);
   expect(whole.privateTexts.length).toBeGreaterThan(0);
   // 7 and 13 split items, trials, their calls and their scores at many places.
   for (const pageSize of [7, 13]) expect(await view(pageSize)).toEqual(whole);

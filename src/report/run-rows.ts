@@ -1,6 +1,6 @@
 import type { Score, StoredError, Store, Trial, TrialPage } from '../core/index.js';
-import { EXPLANATION_SCORER } from '../suites/judging/score.js';
 import type { ItemResults } from './aggregate.js';
+import { explanationTally, type ExplanationTally } from './explanations.js';
 import { trialColumns } from './trial-columns.js';
 import { readItemTable, type ItemTable } from './run-items.js';
 import { stepCosts, type StepCosts } from './step-costs.js';
@@ -30,8 +30,8 @@ export interface ReportRows {
   trialCount: Map<string, number>;
   /** By plan index. */
   failedTrials: FailedTrial[];
-  /** Explanation scores (in score order), the trials they score and those trials' last answers. */
-  explanation: { scores: Score[]; trials: Map<string, Trial>; answers: Map<string, string> };
+  /** The run's explanation scores, folded in. */
+  explanation: ExplanationTally;
   costs: StepCosts;
 }
 
@@ -52,7 +52,7 @@ export async function readReportRows(store: Store, runId: string, headline: Read
   const trialCount = new Map<string, number>();
   const count = (k: string) => trialCount.set(k, (trialCount.get(k) ?? 0) + 1);
   const failedTrials: FailedTrial[] = [];
-  const explanation = { scores: [] as Score[], trials: new Map<string, Trial>(), answers: new Map<string, string>() };
+  const explanation = explanationTally(items);
 
   const absorb = (page: TrialPage) => {
     const steps = new Map<string, StepRecord[]>();
@@ -62,22 +62,23 @@ export async function readReportRows(store: Store, runId: string, headline: Read
       list[c.step] = { seq: c.seq, costUsd: c.costUsd + (earlier?.costUsd ?? 0), status: c.status, text: c.text, error: c.error };
     }
     const trialOf = new Map(page.trials.map(t => [t.id, t]));
+    for (const [trialId, list] of steps) {
+      const t = trialOf.get(trialId);
+      for (const s of list.filter(s => s !== undefined).sort((a, b) => a.seq - b.seq)) {
+        costs.add(s.seq, s.costUsd, t === undefined ? undefined : t.target !== undefined ? { judge: true } : { model: t.modelAlias });
+      }
+    }
+    // A trial's last answer: the text of the newest ok step record that has one.
+    const lastAnswer = (trialId: string) => {
+      let answer: StepRecord | undefined;
+      for (const s of steps.get(trialId) ?? []) if (s?.status === 'ok' && s.text !== undefined && (!answer || s.seq > answer.seq)) answer = s;
+      return answer?.text;
+    };
     const scoresOf = new Map<string, Score[]>();
     for (const s of page.scores) {
       (scoresOf.get(s.trialId) ?? scoresOf.set(s.trialId, []).get(s.trialId)!).push(s);
-      if (s.scorer.name !== EXPLANATION_SCORER) continue;
-      explanation.scores.push(s);
       const t = trialOf.get(s.trialId);
-      if (t && t.target === undefined) explanation.trials.set(t.id, t);
-    }
-    for (const [trialId, list] of steps) {
-      const t = trialOf.get(trialId);
-      const bySeq = list.filter(s => s !== undefined).sort((a, b) => a.seq - b.seq);
-      for (const s of bySeq) costs.add(s.seq, s.costUsd, t === undefined ? undefined : t.target !== undefined ? { judge: true } : { model: t.modelAlias });
-      if (explanation.trials.has(trialId)) {
-        const answered = bySeq.filter(s => s.status === 'ok' && s.text !== undefined).at(-1);
-        if (answered) explanation.answers.set(trialId, answered.text!);
-      }
+      explanation.add(s, t && t.target === undefined ? t : undefined, () => lastAnswer(s.trialId));
     }
     for (const t of page.trials) {
       if (t.target !== undefined) continue; // judges are reported through the explanation scores

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, ChatResult, StepKind, StepOutcome, Trial } from '../core/index.js';
+import { extend, type ChatMessage, type ChatRequest, type ChatResult, type StepKind, type StepOutcome, type Trial } from '../core/index.js';
 import { DIALOGUE_KIND, metaToJson, type DialogueMeta } from './dialogue.js';
 import { END } from './graph.js';
 import { memoryWindow, type DialogueMessage } from './memory.js';
@@ -31,8 +31,8 @@ export function walkDialogue(scenario: Scenario, trial: Trial, task: ScenarioTas
   let node = scenario.graph.first;
   let endedBy: DialogueMeta['endedBy'] = 'end';
   for (let step = 0; ; step++) {
-    if (node === END) return { type: 'end', meta: { ...meta, status: 'ended', endedBy }, transcript };
-    if (step >= scenario.globals.recursionLimit) return { type: 'end', meta: { ...meta, status: 'capped', endedBy: 'recursion_limit' }, transcript };
+    if (node === END) return { type: 'end', meta: extend(meta, { status: 'ended' as const, endedBy }), transcript };
+    if (step >= scenario.globals.recursionLimit) return { type: 'end', meta: extend(meta, { status: 'capped' as const, endedBy: 'recursion_limit' as const }), transcript };
     const agent = scenario.agents.get(node)!;
     const entry = variant.models.get(agent.model)!;
     const result = results[step];

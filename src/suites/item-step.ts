@@ -1,4 +1,4 @@
-import type { ChatParams, Item, Scorer, StepDecision, StepKind, TestDefinition } from '../core/index.js';
+import { extend, type ChatParams, type Item, type Scorer, type StepDecision, type StepKind, type TestDefinition } from '../core/index.js';
 import { ITEM_STEP } from './plan.js';
 import { scoreTrial } from './score-trial.js';
 
@@ -32,11 +32,11 @@ export function itemStep(o: ItemStepOptions): StepKind {
       return {
         type: 'call',
         model: trial.modelAlias,
-        request: {
-          ...rendered,
-          params: { ...o.params, ...rendered.params, seed: trial.seed },
-          context: { ...rendered.context, trialId: trial.id, itemId: trial.itemId, repeat: trial.repeat, turn: results.length },
-        },
+        // Made per trial: extend, not a spread, keeps them on shared hidden classes (core/object.ts).
+        request: extend(rendered, {
+          params: extend(extend(o.params, rendered.params), { seed: trial.seed }),
+          context: extend(rendered.context ?? {}, { trialId: trial.id, itemId: trial.itemId, repeat: trial.repeat, turn: results.length }),
+        }),
       };
     },
   };

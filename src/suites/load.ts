@@ -2,7 +2,7 @@ import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedStrings } from './item-strings.js';
 import {
-  ConfigError, FILE_LIMITS, ItemSchema, contentHash, parseJsonLine, quoteValue, readUserLines, type ConfigIssue, type Item, type VersionedItem,
+  ConfigError, FILE_LIMITS, ItemSchema, contentHash, parseJsonLine, quoteValue, userLines, type ConfigIssue, type Item, type VersionedItem,
 } from '../core/index.js';
 
 /**
@@ -46,19 +46,18 @@ function collectItemFiles(path: string, seen: Set<string>): string[] {
  */
 export function loadItems(paths: string[], o: { maxFileBytes?: number } = {}): VersionedItem[] {
   const items: VersionedItem[] = [];
-  eachItem(paths, v => void items.push(v), o);
+  for (const { item } of itemsIn(paths, o)) items.push(item);
   return items;
 }
 
 /**
- * Validate JSONL item files line by line and hand each valid item to `onItem` as it is read, so
- * a caller that keeps only part of each (a plan of 200,000 items) never holds every item. `onItem`
- * may add problems of its own to `issues` (once there is one, nothing will run: it need keep
- * nothing more), and every problem of every file is thrown together at the end.
+ * Validate JSONL item files line by line and yield each valid item as it is read, so a caller
+ * that keeps only part of each (a plan of 200,000 items) never holds every item, and may let the
+ * event loop turn between them. The caller may add problems of its own to `issues` (once there is
+ * one, nothing will run: it need keep nothing more); every problem of every file is thrown
+ * together once the last line is read.
  */
-export function eachItem(
-  paths: string[], onItem: (v: VersionedItem, issues: ConfigIssue[]) => void, o: { maxFileBytes?: number } = {},
-): void {
+export function* itemsIn(paths: string[], o: { maxFileBytes?: number } = {}): Generator<{ item: VersionedItem; issues: ConfigIssue[] }, void, undefined> {
   const issues: ConfigIssue[] = [];
   let count = 0;
   // Test and id of each item, to where it was first seen (file number x 2^32 + line).
@@ -67,15 +66,24 @@ export function eachItem(
   const files = paths.flatMap(itemFiles);
   if (files.length === 0) throw new ConfigError([{ file: paths.join(', '), message: 'no .jsonl item files found' }]);
   for (const [fileNo, file] of files.entries()) {
-    const onLine = (text: string, line: number) => {
-      const json = parseJsonLine(text, file, line, issues);
-      if (!json) return;
+    for (const l of userLines(file, 'item file', o.maxFileBytes ?? FILE_LIMITS.items)) {
+      if ('problem' in l) {
+        issues.push({ file, message: l.problem });
+        continue;
+      }
+      const { line } = l;
+      if (!('text' in l)) {
+        issues.push({ file, line, message: 'not valid UTF-8 (save the file as UTF-8)' });
+        continue;
+      }
+      const json = parseJsonLine(l.text, file, line, issues);
+      if (!json) continue;
       const parsed = ItemSchema.safeParse(json.value);
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
           issues.push({ file, line, field: issue.path.join('.') || undefined, message: issue.message });
         }
-        return;
+        continue;
       }
       const item: Item = same(parsed.data);
       const key = `${item.test}\u0000${item.id}`;
@@ -83,15 +91,12 @@ export function eachItem(
       if (first !== undefined) {
         const at = `${files[Math.floor(first / 2 ** 32)]}:${first % 2 ** 32}`;
         issues.push({ file, line, field: 'id', message: `duplicate id ${quoteValue(item.id)} in test ${quoteValue(item.test)} (first at ${at})` });
-        return;
+        continue;
       }
       seen.set(key, fileNo * 2 ** 32 + line);
       count++;
-      onItem({ item, hash: contentHash(item), file, line }, issues);
-    };
-    const onBadLine = (line: number) => issues.push({ file, line, message: 'not valid UTF-8 (save the file as UTF-8)' });
-    const failed = readUserLines(file, 'item file', o.maxFileBytes ?? FILE_LIMITS.items, onLine, onBadLine);
-    if (failed) issues.push({ file, message: failed.problem });
+      yield { item: { item, hash: contentHash(item), file, line }, issues };
+    }
   }
   if (issues.length) throw new ConfigError(issues);
   if (count === 0) throw new ConfigError([{ file: files.join(', '), message: 'no items: the file(s) hold no item lines' }]);

@@ -33,6 +33,19 @@ describe('planItemFiles', () => {
     await store.close();
   });
 
+  it('lets the event loop turn while it reads a large file (a Ctrl-C or a web request need not wait for the plan)', async () => {
+    const store = await openStore('sqlite::memory:');
+    const file = write(lines(5000).join('\n'));
+    let turned = false;
+    // Queued before planning starts: it runs at the loop's next turn, which a read done without
+    // one would leave until after the plan is returned.
+    setImmediate(() => (turned = true));
+    const { entries } = await planItemFiles({ store, paths: [file], keep: () => true, tests: BUILT_IN_TESTS, cannot: none });
+    expect(turned).toBe(true);
+    expect(entries).toHaveLength(5000);
+    await store.close();
+  });
+
   it('reports a bad line and an item its test cannot use together, with file and line', async () => {
     const store = await openStore('sqlite::memory:');
     const file = write([...lines(2), '{"id": ', JSON.stringify({ ...first, id: 'no-lemma', input: { foo: 'bar' } })].join('\n'));

@@ -1,6 +1,7 @@
 import type { ChatModel, ConfigIssue, Store, TestDefinition, VersionedItem } from '../core/index.js';
 import { eachRunItemPage } from '../store/run-item-pages.js';
-import { eachItem } from './load.js';
+import { loopTurns } from '../engine/loop-turns.js';
+import { itemsIn } from './load.js';
 import type { PlannedItem } from './plan.js';
 
 /** An item as a plan keeps it: its version, test, id and place, and the models that cannot answer it. */
@@ -72,21 +73,25 @@ export async function planItemFiles(o: {
   const saving: Array<Promise<void>> = [];
   let batch: VersionedItem[] = [];
   let bad: unknown;
+  // Reading 200,000 items takes seconds: the event loop turns meanwhile (Ctrl-C, a web server in the same process).
+  const turns = loopTurns();
   try {
-    eachItem(o.paths, (v, issues) => {
+    for (const { item: v, issues } of itemsIn(o.paths)) {
+      const turn = turns.due();
+      if (turn) await turn;
       present.add(v.item.test);
-      if (!o.keep(v)) return;
+      if (!o.keep(v)) continue;
       const problem = inputProblem(v, o.tests);
       if (problem) issues.push(problem);
       // With a problem found nothing will run: check on, keep nothing more.
-      if (issues.length) return;
+      if (issues.length) continue;
       entries.push(entryOf(v, o.cannot));
       batch.push(v);
       if (batch.length === SAVE_BATCH) {
         saving.push(o.store.saveItems(batch));
         batch = [];
       }
-    });
+    }
     if (batch.length) saving.push(o.store.saveItems(batch));
   } catch (e) {
     bad = e;

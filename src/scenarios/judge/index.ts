@@ -1,5 +1,5 @@
 import {
-  contentHash, type JsonObject, type Judgment, type Score, type ScorerRef, type StepKind, type Store, type Trial,
+  contentHash, extend, type JsonObject, type Judgment, type Score, type ScorerRef, type StepKind, type Store, type Trial,
 } from '../../core/index.js';
 import { loadStoredDialogues, type StoredDialogue } from '../dialogue.js';
 import { variantAlias, walkDialogue } from '../dialogue-step.js';
@@ -33,11 +33,12 @@ export function planJudgeTrials(scenario: Scenario, dialogues: ReadonlyArray<Tri
     for (const judge of ev.judges) {
       const spec = variant.models.get(judge)!.spec.spec;
       for (let repeat = 0; repeat < ev.repeats; repeat++) {
-        out.push({
-          ...d, id: contentHash({ target: d.id, judge, spec, repeat, version: ev.version }), index: index++,
+        // Kept for the whole run: extend, not a spread, keeps them on one hidden class (core/object.ts).
+        out.push(extend(d, {
+          id: contentHash({ target: d.id, judge, spec, repeat, version: ev.version }), index: index++,
           modelAlias: variantAlias(scenario, variant, judge), modelSpec: spec, repeat,
           kind: SCENARIO_JUDGE_STEP, variant: ev.version, target: d.id,
-        });
+        }));
       }
     }
   }
@@ -157,7 +158,7 @@ export function reweighed(ev: Evaluation, j: Judgment): Judgment | undefined {
   delete rest.normalised;
   delete rest.dimensions;
   delete rest.score;
-  const next: Judgment = { ...j, value, details: { ...rest, ...details } };
+  const next: Judgment = { ...j, value, details: extend(rest, details) };
   delete next.reason;
   if (value === null) next.reason = NO_SCORE;
   const same = j.value === next.value && j.reason === next.reason && JSON.stringify(j.details) === JSON.stringify(next.details);
@@ -222,7 +223,7 @@ export function panelScore(ev: Evaluation, d: StoredDialogue, judgments: Readonl
   const valid = judgments.filter(j => j.details?.unscored !== true);
   const base = { runId: d.trial.runId, trialId: d.trial.id, scorer };
   const common = { n: valid.length, unscored: judgments.length - valid.length, dialogueStatus: d.meta.status };
-  if (valid.length === 0) return { ...base, value: null, reason: 'no judge answer fit the format', details: common };
+  if (valid.length === 0) return extend(base, { value: null, reason: 'no judge answer fit the format', details: common });
   const fieldValues = new Map<string, number>();
   const perJudge: JsonObject = {};
   // Every numeric field, scaled or not: each is reported as its own mean (ELMES's columns).
@@ -248,15 +249,14 @@ export function panelScore(ev: Evaluation, d: StoredDialogue, judgments: Readonl
     if (score) entry.score = score.value;
   }
   const score = scoreOf(ev, fieldValues);
-  return {
-    ...base,
+  return extend(base, {
     value: score ? score.value : null,
     ...(score ? {} : { reason: NO_SCORE }),
-    details: {
-      ...common, fields: Object.fromEntries(fieldValues), judges: perJudge,
+    details: extend(common, {
+      fields: Object.fromEntries(fieldValues), judges: perJudge,
       ...(score?.weighted ? { normalised: score.weighted.normalised, dimensions: score.weighted.dimensions } : score ? { score: 'elmes-mean' } : {}),
-    },
-  };
+    }),
+  });
 }
 
 /** The weighted score of combined field values, or ELMES's mean of them when nothing has a scale. */

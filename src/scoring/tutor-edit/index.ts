@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JsonObject, Scorer, ScoreResult } from '../../core/index.js';
+import { extend, type JsonObject, type Scorer, type ScoreResult } from '../../core/index.js';
 import { matchesAccepted, sameEdit, type NormalizeOptions, type SameEditResult, finalAnswerText } from '../../metrics/index.js';
 
 const AnswerSchema = z.object({
@@ -180,10 +180,10 @@ export function tutorEditScorer(args: JsonObject = {}): Scorer {
       const distance = (r: SameEditResult) => r.extraChanges.length + r.missingChanges.length;
       for (const [i, correction] of corrections.entries()) {
         const edit = sameEdit(sentence, correction, parsed.corrected_sentence, { normalize });
-        if (edit.ok) return { value: 1, details: { ...details, ...(i > 0 ? { matchedCorrection: correction } : {}) } };
+        if (edit.ok) return { value: 1, details: i > 0 ? extend(details, { matchedCorrection: correction }) : details };
         if (!closest || distance(edit) < distance(closest)) closest = edit;
       }
-      return { value: 0, reason: closest!.reason, details: { ...details, edit: closest!.reason, editCode: closest!.code } };
+      return { value: 0, reason: closest!.reason, details: extend(details, { edit: closest!.reason, editCode: closest!.code }) };
     },
   };
 }

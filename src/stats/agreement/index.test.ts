@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { StatsInputError } from '../inference/errors.js';
 import {
-  cohenKappa, cronbachAlpha, fleissKappa, icc, krippendorffAlpha, ratingsToTable, type IccType, type MeasurementLevel,
+  cohenKappa, cohenKappaOfTable, cronbachAlpha, fleissKappa, icc, krippendorffAlpha, ratingsToTable, type IccType, type MeasurementLevel,
 } from './index.js';
 
 type IccRow = { icc: number; f: number; df1: number; df2: number; pValue: number; ciLow: number; ciHigh: number };
@@ -68,6 +68,33 @@ describe('cohenKappa (sklearn cohen_kappa_score)', () => {
     expect(() => cohenKappa([1, 2], [1, 2], { weights: 'cubic' as never })).toThrow(/^weights/);
     expect(() => cohenKappa([1, 2], [1, 2], { labels: [7] })).toThrow(/^labels/);
     expect(() => cohenKappa([], [])).toThrow(StatsInputError);
+  });
+});
+
+describe('cohenKappaOfTable (the same kappa from counted pairs)', () => {
+  // The pairs counted here, in the test, into a table: rows rater a, columns rater b.
+  const tableOf = (a: Array<number | string>, b: Array<number | string>, labels: Array<number | string>) =>
+    labels.map(r => labels.map(c => a.filter((v, i) => v === r && b[i] === c).length));
+
+  it('anxiety raters 2 and 3 and the ordinal ratings, all weightings, as the references give them', () => {
+    const a = col(D.anxiety, 1);
+    const b = col(D.anxiety, 2);
+    const labels = [...new Set([...a, ...b])].sort((x, y) => x - y);
+    for (const w of WEIGHTS) near(cohenKappaOfTable(tableOf(a, b, labels), { weights: w, labels }).kappa, C.cohen.anxiety_2_3[w]!, 1e-12, w);
+    const ordinal = [...new Set([...D.ord_a, ...D.ord_b])].sort((x, y) => x - y);
+    for (const w of WEIGHTS) near(cohenKappaOfTable(tableOf(D.ord_a, D.ord_b, ordinal), { weights: w, labels: ordinal }).kappa, C.cohen.ordinal[w]!, 1e-12, w);
+    const r = cohenKappaOfTable(tableOf(D.str_a, D.str_b, ['bad', 'fair', 'good']), { labels: ['bad', 'fair', 'good'] });
+    near(r.kappa, C.cohen.strings, 1e-12);
+    expect(r.n).toBe(D.str_a.length);
+  });
+
+  it('refuses a table that does not fit its labels or counts nothing', () => {
+    expect(() => cohenKappaOfTable([[1, 0]], { labels: ['fail', 'pass'] })).toThrow(/^confusion: must have 2 rows/);
+    expect(() => cohenKappaOfTable([[1], [0, 1]], { labels: ['fail', 'pass'] })).toThrow(/^confusion\[0\]: must have 2 columns/);
+    expect(() => cohenKappaOfTable([[1, 0.5], [0, 1]], { labels: ['fail', 'pass'] })).toThrow(/^confusion\[0\]\[1\]: must be a count/);
+    expect(() => cohenKappaOfTable([[0, 0], [0, 0]], { labels: ['fail', 'pass'] })).toThrow(/^confusion: counts no pair/);
+    expect(() => cohenKappaOfTable([[1]], { labels: [] })).toThrow(/^labels/);
+    expect(cohenKappaOfTable([[0, 0], [0, 3]], { labels: ['fail', 'pass'] }).kappa).toBeNaN();
   });
 });
 

@@ -1,6 +1,6 @@
 export type { Label } from './labels.js';
 export {
-  cohenKappa, fleissKappa, ratingsToTable,
+  cohenKappa, cohenKappaOfTable, fleissKappa, ratingsToTable,
   type CohenKappaResult, type FleissKappaResult, type KappaWeights,
 } from './kappa.js';
 export { krippendorffAlpha, type KrippendorffResult, type MeasurementLevel } from './krippendorff.js';

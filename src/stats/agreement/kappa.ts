@@ -34,10 +34,7 @@ export function cohenKappa(
   if (!b || typeof b.length !== 'number') throw new StatsInputError('b', 'expected an array of labels');
   if (a.length !== b.length) throw new StatsInputError('b', `must have the same length as a (${a.length}), got ${b.length}`);
   if (a.length === 0) throw new StatsInputError('a', 'needs at least 1 pair of ratings');
-  const weights = options.weights ?? 'none';
-  if (weights !== 'none' && weights !== 'linear' && weights !== 'quadratic') {
-    throw new StatsInputError('weights', `must be 'none', 'linear' or 'quadratic', got ${String(weights)}`);
-  }
+  const weights = checkWeights(options.weights ?? 'none');
   const xa = Array.from(a, (v, i) => checkLabel(`a[${i}]`, v));
   const xb = Array.from(b, (v, i) => checkLabel(`b[${i}]`, v));
   let labels: Label[];
@@ -60,6 +57,43 @@ export function cohenKappa(
     n++;
   }
   if (n === 0) throw new StatsInputError('labels', 'no pair of ratings uses only these labels');
+  return kappaOfConfusion(confusion, labels, weights, n);
+}
+
+/**
+ * Cohen's kappa from a confusion matrix already counted (rows rater a, columns rater b, in
+ * `labels` order): the same figure `cohenKappa` gives for the pairs the matrix counts, for callers
+ * that tally verdicts as they read them instead of keeping every pair.
+ */
+export function cohenKappaOfTable(confusion: ArrayLike<ArrayLike<number>>, options: { weights?: KappaWeights; labels: Label[] }): CohenKappaResult {
+  const weights = checkWeights(options.weights ?? 'none');
+  if (!Array.isArray(options.labels) || options.labels.length === 0) throw new StatsInputError('labels', 'expected a non-empty array');
+  const labels = options.labels.map((v, i) => checkLabel(`labels[${i}]`, v));
+  const L = labels.length;
+  if (new Set(labels).size !== L) throw new StatsInputError('labels', 'has duplicates');
+  if (confusion.length !== L) throw new StatsInputError('confusion', `must have ${L} rows (one per label), got ${confusion.length}`);
+  let n = 0;
+  const table = Array.from(confusion, (row, i) => {
+    if (row.length !== L) throw new StatsInputError(`confusion[${i}]`, `must have ${L} columns, got ${row.length}`);
+    return Array.from(row, (v, j) => {
+      if (!Number.isInteger(v) || v < 0) throw new StatsInputError(`confusion[${i}][${j}]`, `must be a count (a whole number >= 0), got ${v}`);
+      n += v;
+      return v;
+    });
+  });
+  if (n === 0) throw new StatsInputError('confusion', 'counts no pair of ratings');
+  return kappaOfConfusion(table, labels, weights, n);
+}
+
+function checkWeights(weights: KappaWeights): KappaWeights {
+  if (weights !== 'none' && weights !== 'linear' && weights !== 'quadratic') {
+    throw new StatsInputError('weights', `must be 'none', 'linear' or 'quadratic', got ${String(weights)}`);
+  }
+  return weights;
+}
+
+function kappaOfConfusion(confusion: number[][], labels: Label[], weights: KappaWeights, n: number): CohenKappaResult {
+  const L = labels.length;
   const rows = confusion.map(row => row.reduce((s, v) => s + v, 0));
   const cols = labels.map((_, j) => confusion.reduce((s, row) => s + row[j]!, 0));
   let wo = 0;

@@ -11,40 +11,53 @@ export interface JudgingSummary {
   passed: number;
 }
 
+/** Trials under test scored at a time: what is held of the run's judge trials, judgments and scores at once. */
+const PAGE = 5000;
+
 /**
  * One `explanation-dual-judge` score per finished tutor_accuracy trial, from the stored
  * Judgments of its two judges (re-derived by rescore from the stored judge calls). It calls
- * nothing: a judgment not made yet leaves the score pending.
+ * nothing: a judgment not made yet leaves the score pending. The run's trials under test are read
+ * a page at a time in plan order, each page with its judge trials, statuses and judgments, and its
+ * scores are stored before the next page is read.
  */
-export async function scoreExplanations(store: Store, runId: string, config: JudgingConfig): Promise<JudgingSummary> {
-  const [trials, statuses, judgments] = await Promise.all([store.listTrials(runId), store.listTrialStatuses(runId), store.listJudgments(runId)]);
-  const byJudgeTrial = new Map<string, Judgment>();
-  for (const j of judgments) if (j.promptVariant === config.rubric) byJudgeTrial.set(j.trialId, j);
-  const judgeTrials = new Map<string, Trial[]>();
-  // Only the judge trials of this judging set-up (another set-up's judgments stay stored, unread).
-  const current = new Set(planJudgeTrials(trials.filter(t => t.target === undefined), config).map(t => t.id));
-  for (const t of trials) if (t.kind === EXPLANATION_JUDGE_STEP && t.target && current.has(t.id)) (judgeTrials.get(t.target) ?? judgeTrials.set(t.target, []).get(t.target)!).push(t);
+export async function scoreExplanations(store: Store, runId: string, config: JudgingConfig, pageSize = PAGE): Promise<JudgingSummary> {
   const ref = explanationScorerRef(config);
   const summary: JudgingSummary = { trials: 0, passed: 0, counts: { judged: 0, 'not-applicable': 0, 'no-explanation': 0, unscored: 0, pending: 0 } };
-  const scores: Score[] = [];
-  for (const trial of trials) {
-    if (trial.test !== JUDGED_TEST || trial.target !== undefined || statuses.get(trial.id) !== 'done') continue;
-    summary.trials++;
-    const modelFamily = familyOf({ alias: trial.modelAlias, spec: trial.modelSpec }, config.familyOverrides);
-    const own = (judgeTrials.get(trial.id) ?? []).map(t => byJudgeTrial.get(t.id)).filter((j): j is Judgment => j !== undefined);
-    const early = own.find(j => j.fields.status === 'no-explanation') ?? own.find(j => j.fields.status === 'not-applicable');
-    if (early) {
-      scores.push(nullScore(trial, ref, early.fields.status as 'no-explanation' | 'not-applicable', early.reason ?? String(early.fields.status), { modelFamily }));
-    } else {
-      scores.push(dualJudgeScore(trial, ref, modelFamily, config.judges.map(j => [j, outcomeOf(j, own.find(x => x.rater.alias === j.alias))] as [JudgeSetup, JudgeOutcome])));
+  for (let offset = 0; ; offset += pageSize) {
+    const { trials: page } = await store.listTopTrials(runId, { offset, limit: pageSize });
+    const tested = page.filter(t => t.test === JUDGED_TEST);
+    if (tested.length) await saveScores(tested);
+    if (page.length < pageSize) return summary;
+  }
+
+  async function saveScores(tested: Trial[]): Promise<void> {
+    const ids = tested.map(t => t.id);
+    const [statuses, stored, judgments] = await Promise.all([
+      store.listTrialStatuses(runId, { trialIds: ids }), store.listJudgeTrials(runId, ids), store.listJudgments(runId, { targetTrialIds: ids }),
+    ]);
+    const byJudgeTrial = new Map<string, Judgment>();
+    for (const j of judgments) if (j.promptVariant === config.rubric) byJudgeTrial.set(j.trialId, j);
+    // Only the judge trials of this judging set-up (another set-up's judgments stay stored, unread).
+    const current = new Set(planJudgeTrials(tested, config).map(t => t.id));
+    const judgeTrials = new Map<string, Trial[]>();
+    for (const t of stored) if (t.kind === EXPLANATION_JUDGE_STEP && t.target && current.has(t.id)) (judgeTrials.get(t.target) ?? judgeTrials.set(t.target, []).get(t.target)!).push(t);
+    const scores: Score[] = [];
+    for (const trial of tested) {
+      if (statuses.get(trial.id) !== 'done') continue;
+      summary.trials++;
+      const modelFamily = familyOf({ alias: trial.modelAlias, spec: trial.modelSpec }, config.familyOverrides);
+      const own = (judgeTrials.get(trial.id) ?? []).map(t => byJudgeTrial.get(t.id)).filter((j): j is Judgment => j !== undefined);
+      const early = own.find(j => j.fields.status === 'no-explanation') ?? own.find(j => j.fields.status === 'not-applicable');
+      const score = early
+        ? nullScore(trial, ref, early.fields.status as 'no-explanation' | 'not-applicable', early.reason ?? String(early.fields.status), { modelFamily })
+        : dualJudgeScore(trial, ref, modelFamily, config.judges.map(j => [j, outcomeOf(j, own.find(x => x.rater.alias === j.alias))] as [JudgeSetup, JudgeOutcome]));
+      summary.counts[(score.details?.status ?? 'unscored') as ExplanationStatus]++;
+      if (score.value === 1) summary.passed++;
+      scores.push(score);
     }
+    await store.saveScores(scores);
   }
-  for (const s of scores) {
-    summary.counts[(s.details?.status ?? 'unscored') as ExplanationStatus]++;
-    if (s.value === 1) summary.passed++;
-  }
-  await store.saveScores(scores);
-  return summary;
 }
 
 function outcomeOf(judge: JudgeSetup, j: Judgment | undefined): JudgeOutcome {

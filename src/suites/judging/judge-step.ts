@@ -1,4 +1,4 @@
-import { contentHash, type ChatMessage, type Item, type Judgment, type StepKind, type Trial } from '../../core/index.js';
+import { contentHash, extend, type ChatMessage, type Item, type Judgment, type StepKind, type Trial } from '../../core/index.js';
 import { parseTutorAnswer } from '../../scoring/tutor-edit/index.js';
 import type { JudgingConfig } from './config.js';
 import { familyOf } from '../../providers/family.js';
@@ -23,10 +23,11 @@ export function planJudgeTrials(trials: ReadonlyArray<Trial>, config: JudgingCon
     // an explanation that was "not applicable" a new judgment.
     const family = familyOf({ alias: t.modelAlias, spec: t.modelSpec }, config.familyOverrides);
     for (const judge of config.judges) {
-      out.push({
-        ...t, id: contentHash({ target: t.id, judge: judge.spec, alias: judge.alias, rubric: config.rubric, family }), index: index++,
+      // Kept for the whole run: extend, not a spread, keeps them on one hidden class (core/object.ts).
+      out.push(extend(t, {
+        id: contentHash({ target: t.id, judge: judge.spec, alias: judge.alias, rubric: config.rubric, family }), index: index++,
         modelAlias: judge.alias, modelSpec: judge.spec, kind: EXPLANATION_JUDGE_STEP, variant: config.rubric, target: t.id,
-      });
+      }));
     }
   }
   return out;
@@ -41,7 +42,7 @@ export function explanationJudgeStep(o: { items: { get(hash: string): Item | und
   const judgmentOf = (trial: Trial, value: number | null, reason: string, fields: Record<string, string | boolean>, raw?: string): Judgment => ({
     specVersion: 'paideia.judgment.v1', runId: trial.runId, trialId: trial.id, targetTrialId: trial.target!,
     rater: { alias: trial.modelAlias, spec: trial.modelSpec }, promptVariant: o.config.rubric, repeat: 0, fields, value, reason,
-    callSeq: null, producer: { ...PRODUCER, args: { formatRetries: o.config.formatRetries } }, ...(raw !== undefined ? { raw } : {}),
+    callSeq: null, producer: extend(PRODUCER, { args: { formatRetries: o.config.formatRetries } }), ...(raw !== undefined ? { raw } : {}),
   });
   return {
     specVersion: 'paideia.step.v1',

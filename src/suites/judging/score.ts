@@ -1,4 +1,4 @@
-import type { JsonObject, Score, ScorerRef, Trial } from '../../core/index.js';
+import { extend, type JsonObject, type Score, type ScorerRef, type Trial } from '../../core/index.js';
 import type { JudgeSetup, JudgingConfig } from './config.js';
 
 /** Name of the stored explanation score, kept apart from the headline `tutor-edit` score. */
@@ -46,10 +46,10 @@ export function explanationScorerRef(config: JudgingConfig): ScorerRef {
 function judgment(judge: JudgeSetup, o: JudgeOutcome): StoredJudgment {
   const base = { judge: judge.alias, family: judge.family };
   switch (o.kind) {
-    case 'verdict': return { ...base, verdict: o.pass ? 'pass' : 'fail', reason: o.reason };
-    case 'error': return { ...base, verdict: 'error', reason: o.message };
-    case 'unparseable': return { ...base, verdict: 'unparseable', reason: o.problem };
-    case 'pending': return { ...base, verdict: 'pending', reason: 'not judged yet' };
+    case 'verdict': return extend(base, { verdict: o.pass ? 'pass' : 'fail', reason: o.reason });
+    case 'error': return extend(base, { verdict: 'error', reason: o.message });
+    case 'unparseable': return extend(base, { verdict: 'unparseable', reason: o.problem });
+    case 'pending': return extend(base, { verdict: 'pending', reason: 'not judged yet' });
   }
 }
 
@@ -58,7 +58,7 @@ type Base = { runId: string; trialId: string; scorer: ScorerRef };
 /** A score that is null, with its status and reason. */
 export function nullScore(trial: Trial, ref: ScorerRef, status: Exclude<ExplanationStatus, 'judged'>, reason: string, extra: JsonObject = {}): Score {
   const base: Base = { runId: trial.runId, trialId: trial.id, scorer: ref };
-  return { ...base, value: null, reason, details: { status, ...extra } };
+  return extend(base, { value: null, reason, details: { status, ...extra } });
 }
 
 /**
@@ -71,10 +71,10 @@ export function dualJudgeScore(trial: Trial, ref: ScorerRef, modelFamily: string
   const details: JsonObject = { modelFamily, judgments: parts.map(p => ({ ...p })) };
   const base: Base = { runId: trial.runId, trialId: trial.id, scorer: ref };
   const pending = parts.filter(p => p.verdict === 'pending');
-  if (pending.length) return { ...base, value: null, reason: `pending: judge ${pending.map(p => p.judge).join(' and ')} not asked yet`, details: { status: 'pending', ...details } };
+  if (pending.length) return extend(base, { value: null, reason: `pending: judge ${pending.map(p => p.judge).join(' and ')} not asked yet`, details: { status: 'pending', ...details } });
   const broken = parts.filter(p => p.verdict === 'error' || p.verdict === 'unparseable');
-  if (broken.length) return { ...base, value: null, reason: `unscored: ${broken.map(p => `${p.judge}: ${p.reason}`).join('; ')}`, details: { status: 'unscored', ...details } };
+  if (broken.length) return extend(base, { value: null, reason: `unscored: ${broken.map(p => `${p.judge}: ${p.reason}`).join('; ')}`, details: { status: 'unscored', ...details } });
   const failed = parts.filter(p => p.verdict === 'fail');
-  if (failed.length === 0) return { ...base, value: 1, details: { status: 'judged', ...details } };
-  return { ...base, value: 0, reason: failed.map(p => `${p.judge} fails it: ${p.reason}`).join('; '), details: { status: 'judged', ...details } };
+  if (failed.length === 0) return extend(base, { value: 1, details: { status: 'judged', ...details } });
+  return extend(base, { value: 0, reason: failed.map(p => `${p.judge} fails it: ${p.reason}`).join('; '), details: { status: 'judged', ...details } });
 }

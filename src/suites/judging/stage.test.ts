@@ -8,6 +8,7 @@ import { createMockModel, type MockChatModel } from '../../providers/testing/moc
 import { builtInScorers } from '../../scoring/builtins.js';
 import { openStore } from '../../store/index.js';
 import { BUILT_IN_TESTS } from '../tests/index.js';
+import { scoreExplanations } from './aggregate.js';
 import { judgingConfig, type JudgingConfig } from './config.js';
 import { EXPLANATION_SCORER, type StoredJudgment } from './score.js';
 
@@ -229,6 +230,21 @@ describe('explanations judged by two judges', () => {
     await judgeWith(store, runId, other, a.wrapped, b.wrapped);
     expect(a.calls.length).toBe(38 * 2);
     expect(b.calls.length).toBe(38);
+  });
+
+  it('scores the same a page of trials at a time, whatever the page size', async () => {
+    const { store, runId } = await setup();
+    const a = judge(r => (sentenceOf(r).includes('Donna') ? fail('misses the rule') : pass()));
+    const b = judge(r => (sentenceOf(r).includes('chonaic') ? 'no verdict here' : pass()));
+    const whole = await judgeWith(store, runId, config(), a.wrapped, b.wrapped);
+    const stored = async () => (await explanationScores(store, runId)).map(s => [s.trialId, s.value, s.reason, s.details]);
+    const before = await stored();
+    expect(new Set(before.map(s => s[1]))).toEqual(new Set([0, 1, null]));
+    // 7 splits the 80 trials under test of each model (and the baseline's) at many places.
+    const paged = await scoreExplanations(store, runId, config(), 7);
+    expect(paged).toEqual({ trials: whole.trials, counts: whole.counts, passed: whole.passed });
+    expect(await stored()).toEqual(before);
+    await store.close();
   });
 
   it('stops before a judge call could pass the cost cap, keeping the rest pending', async () => {
