@@ -150,12 +150,15 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         writes.push(saveOutcome(trial, 'done', decision));
         return finish('done', decision.scores);
       }
+      const prior = previous[index];
+      // Stopped, and nothing stored to replay: this step would need a new call, so the trial stays
+      // pending (no request to hash; after a Ctrl-C the rest of a large queue is passed over fast).
+      if (!prior && !o.offline && (stoppedBy || writeFailure)) return finish('pending');
       const { spec, endpoint, formerEndpoints } = o.identityOf(decision.model);
       const request = o.maxTokens !== undefined && decision.request.params.maxTokens === undefined
         ? { ...decision.request, params: extend(decision.request.params, { maxTokens: o.maxTokens }) }
         : decision.request;
       const hash = requestHash(spec, endpoint, request, decision.distinct);
-      const prior = previous[index];
       if (prior && (prior.requestHash === hash || formerEndpoints?.some(e => requestHash(spec, e, request, decision.distinct) === prior.requestHash))) {
         if (prior.status === 'ok' && prior.result) {
           results.push(prior.result);
