@@ -34,6 +34,16 @@ export interface TrialWindowPage {
   total: number;
 }
 
+/** How many of a run's trials of one step kind stand at one status. */
+export interface TrialStatusCount {
+  /** The step kind; null for trials stored before kinds existed (item trials). */
+  kind: string | null;
+  status: TrialStatus;
+  trials: number;
+  /** Plan index of the group's first trial (kinds are listed in the order they first appear). */
+  firstIndex: number;
+}
+
 /** Restricts a run-wide read to some trials; without it the read covers the whole run. */
 export interface TrialIdFilter {
   /** Only rows of these trials (ids that the run does not hold match nothing). */
@@ -141,6 +151,8 @@ export interface Store {
   listJudgeTrials(runId: string, targetIds: ReadonlyArray<string>): Promise<Trial[]>;
   /** Status of every trial that finished or failed (absent: pending), of the given trials only when `only.trialIds` is set. */
   listTrialStatuses(runId: string, only?: TrialIdFilter): Promise<Map<string, Exclude<TrialStatus, 'pending'>>>;
+  /** The run's trials counted by step kind and status, in the store (no trial is read). */
+  countTrialStatuses(runId: string): Promise<TrialStatusCount[]>;
   /**
    * Mark a trial finished or failed with what it produced, in one transaction. A trial's writes
    * commit in the order they were made: its result never commits before the calls saved for it

@@ -16,20 +16,26 @@ export interface TrialCounts {
  * The one count of a run's trials that `paideia runs`, the web app's run list and its run page
  * show. Every trial counts, judges, learners and deck judges included, as in the engine's own
  * progress and outcome: a learning run of 4 decks with 4 learners on them has 8 trials, not 4.
+ * Counted in the store, so listing a store with a 200,000-trial run reads no trial.
  */
-export async function countTrials(store: Store, runId: string, trials?: ReadonlyArray<Trial>): Promise<TrialCounts> {
-  const all = trials ?? await store.listTrials(runId);
-  const statuses = await store.listTrialStatuses(runId);
-  // Runs stored before trial statuses existed: their calls say how each trial ended, a page at a time.
-  const statusOf = statuses.size > 0 || all.length === 0 ? (id: string) => statuses.get(id) ?? 'pending' : await statusFromCalls(store, runId, all);
+export async function countTrials(store: Store, runId: string): Promise<TrialCounts> {
+  const groups = await store.countTrialStatuses(runId);
   const byKind = new Map<string, TrialCounts['byKind'][number]>();
   const total = { total: 0, done: 0, failed: 0, pending: 0 };
-  for (const t of all) {
-    const kind = t.kind ?? 'item';
+  const add = (kind: string, status: 'done' | 'failed' | 'pending', n: number) => {
     const k = byKind.get(kind) ?? byKind.set(kind, { kind, total: 0, done: 0, failed: 0, pending: 0 }).get(kind)!;
-    const status = statusOf(t.id);
-    k.total += 1; k[status] += 1;
-    total.total += 1; total[status] += 1;
+    k.total += n; k[status] += n;
+    total.total += n; total[status] += n;
+  };
+  // Runs stored before trial statuses existed: no trial has one, but their calls say how each ended.
+  const legacy = groups.length > 0 && groups.every(g => g.status === 'pending') && (await store.listCalls(runId, { limit: 1 })).length > 0;
+  if (legacy) {
+    const all = await store.listTrials(runId);
+    const statusOf = await statusFromCalls(store, runId, all);
+    for (const t of all) add(t.kind ?? 'item', statusOf(t.id), 1);
+  } else {
+    // Groups come in the order of their first trial: each kind first appears in plan order.
+    for (const g of groups) add(g.kind ?? 'item', g.status, g.trials);
   }
   return { ...total, byKind: [...byKind.values()] };
 }

@@ -206,6 +206,14 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       expect(await s.listTrialStatuses('run-1', { trialIds: ids })).toEqual(new Map([...statuses].filter(([id]) => ids.includes(id))));
       expect(await s.listTrialStatuses('run-1', { trialIds: ['t0', 't2'] })).toEqual(new Map());
       expect(await s.listTrialStatuses('run-1', { trialIds: [] })).toEqual(new Map());
+      // Counted by kind and status, each group with its first trial's plan index, in that order.
+      const count = (kind: string | null, status: string, trials: number, firstIndex: number) => ({ kind, status, trials, firstIndex });
+      expect(await s.countTrialStatuses('run-1')).toEqual([
+        count(null, 'pending', 3, 0), count(null, 'done', 1, 10), count('scenario-judge', 'done', 1, 11),
+        count('scenario-judge', 'pending', 3, 12), count(null, 'failed', 1, 30),
+      ]);
+      expect(await s.countTrialStatuses('run-2')).toEqual([count(null, 'failed', 1, 0), count(null, 'pending', 1, 1)]);
+      expect(await s.countTrialStatuses('run-empty')).toEqual([]);
 
       const scores = await s.listScores('run-1');
       expect(scores.map(x => `${x.trialId}:${x.scorer.name}`)).toEqual(['t1:a', 't1:b', 't2:a', 't2:b', 't3:a', 't3:b']);

@@ -4,7 +4,7 @@ import {
   ClaimLostError, ConfigError,
   type CallRecord, type ChatResult, type JsonValue, type Judgment, type Score, type Store, type Trial, type WriteFence,
 } from '../../core/index.js';
-import { toCall, toRun, toTrial, trialRow } from '../sqlite/rows.js';
+import { statusCount, toCall, toRun, toTrial, trialRow } from '../sqlite/rows.js';
 import { checkUrl, createPool, openError, publicUrl, withRetry } from './connect.js';
 import { deleteRunPostgres } from './delete-run.js';
 import { SQL } from './queries.js';
@@ -133,6 +133,9 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
     },
     async listJudgeTrials(runId, targetIds) {
       return (await run(SQL.judgeTrials, [runId, [...targetIds]])).map(r => toTrial(r));
+    },
+    async countTrialStatuses(runId) {
+      return (await run(SQL.statusCounts, [runId])).map(statusCount);
     },
     async listTrialStatuses(runId, only = {}) {
       const rows = await (only.trialIds ? run(SQL.statusesOf, [runId, [...only.trialIds]]) : run(SQL.statuses, [runId]));

@@ -32,6 +32,8 @@ export const SQL = {
   topTrials: q('top-trials', 'SELECT * FROM trials WHERE run_id = $1 AND target IS NULL ORDER BY idx LIMIT $2 OFFSET $3'),
   topCount: q('top-count', 'SELECT COUNT(*)::int AS n FROM trials WHERE run_id = $1 AND target IS NULL'),
   judgeTrials: q('judge-trials', 'SELECT * FROM trials WHERE run_id = $1 AND target = ANY($2::text[]) ORDER BY idx'),
+  statusCounts: q('status-counts', `SELECT kind, COALESCE(status, 'pending') AS status, COUNT(*)::int AS n, MIN(idx) AS first FROM trials WHERE run_id = $1
+    GROUP BY kind, COALESCE(status, 'pending') ORDER BY first`),
   statusesOf: q('statuses-of', 'SELECT id, status FROM trials WHERE run_id = $1 AND id = ANY($2::text[]) AND status IS NOT NULL'),
   setTrialStatus: q('set-trial-status', 'UPDATE trials SET status = $1 WHERE run_id = $2 AND id = $3'),
   // A trial's outcome in one statement (one round trip): status, scores, judgments and artefacts,

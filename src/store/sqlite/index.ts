@@ -15,7 +15,7 @@ import { sqlitePermits } from './permits.js';
 import { sqliteTrialPages } from './trial-pages.js';
 import { MIGRATIONS } from './schema.js';
 import { insertJudgment, insertScore, prepare } from './statements.js';
-import { interner, toCall, toRun, toTrial, trialRow } from './rows.js';
+import { interner, statusCount, toCall, toRun, toTrial, trialRow } from './rows.js';
 
 type Row = Record<string, unknown>;
 const json = (v: unknown): string => JSON.stringify(v);
@@ -205,6 +205,9 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
     async listJudgeTrials(runId, targetIds) {
       const same = interner();
       return read(() => (st().judgeTrials.all(runId, json(targetIds)) as Row[]).map(r => toTrial(r, same)));
+    },
+    async countTrialStatuses(runId) {
+      return read(() => (st().statusCounts.all(runId) as Row[]).map(statusCount));
     },
     async listTrialStatuses(runId, only = {}) {
       const rows = read(() => (only.trialIds ? st().statusesOf.all(runId, json(only.trialIds)) : st().statuses.all(runId)) as Row[]);

@@ -1,4 +1,4 @@
-import type { CallRecord, ChatResult, RunRecord, RunStatus, Trial } from '../../core/index.js';
+import type { CallRecord, ChatResult, RunRecord, RunStatus, Trial, TrialStatus, TrialStatusCount } from '../../core/index.js';
 
 type Row = Record<string, unknown>;
 const parse = <T>(v: unknown): T => JSON.parse(v as string) as T;
@@ -31,6 +31,11 @@ export function interner(): (s: string) => string {
     if (seen.size < 10_000) seen.set(s, s);
     return s;
   };
+}
+
+/** A row of the status count (kind, status, n, first): the same in SQLite and PostgreSQL. */
+export function statusCount(r: Row): TrialStatusCount {
+  return { kind: (r.kind as string | null) ?? null, status: r.status as TrialStatus, trials: Number(r.n), firstIndex: Number(r.first) };
 }
 
 export function toTrial(r: Row, same: (s: string) => string = s => s): Trial {

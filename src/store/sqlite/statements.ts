@@ -49,6 +49,8 @@ const SQL = {
   topTrials: 'SELECT * FROM trials WHERE run_id = ? AND target IS NULL ORDER BY idx LIMIT ? OFFSET ?',
   topCount: 'SELECT COUNT(*) AS n FROM trials WHERE run_id = ? AND target IS NULL',
   judgeTrials: 'SELECT * FROM trials WHERE run_id = ? AND target IN (SELECT value FROM json_each(?)) ORDER BY idx',
+  statusCounts: `SELECT kind, COALESCE(status, 'pending') AS status, COUNT(*) AS n, MIN(idx) AS first FROM trials WHERE run_id = ?
+    GROUP BY kind, COALESCE(status, 'pending') ORDER BY first`,
   statusesOf: 'SELECT id, status FROM trials WHERE run_id = ? AND id IN (SELECT value FROM json_each(?)) AND status IS NOT NULL',
   setTrialStatus: 'UPDATE trials SET status = ? WHERE run_id = ? AND id = ?',
   setTrialStatuses: 'UPDATE trials SET status = ? WHERE run_id = ? AND id IN (SELECT value FROM json_each(?))',
