@@ -35,6 +35,13 @@ export interface HeldClaims {
   release(): Promise<void>;
 }
 
+/**
+ * Trials claimed per statement. Each is a transaction of its own, writing the claims' key index,
+ * whose keys are random trial ids: at 200,000 trials chunks of 5,000 took 1.06 s, of 50,000 0.61 s
+ * (medians of 3).
+ */
+const CLAIM_CHUNK = 50_000;
+
 /** The lease of a claim: 30 s, or PAIDEIA_CLAIM_TTL_MS milliseconds (tests of a paused process use a short one). */
 function defaultTtlMs(): number {
   const ms = Number(process.env['PAIDEIA_CLAIM_TTL_MS']);
@@ -72,8 +79,8 @@ export async function claimRunTrials(store: Store, runId: string, trialIds: Read
     if (h.host === worker.host && !alive(h.pid)) await store.releaseClaims(runId, h.workerId);
   }
   const held = new Set<string>();
-  for (let i = 0; i < trialIds.length; i += 5000) {
-    for (const id of await store.claimTrials(runId, worker, trialIds.slice(i, i + 5000), now() + ttlMs)) held.add(id);
+  for (let i = 0; i < trialIds.length; i += CLAIM_CHUNK) {
+    for (const id of await store.claimTrials(runId, worker, trialIds.slice(i, i + CLAIM_CHUNK), now() + ttlMs)) held.add(id);
   }
   if (trialIds.length > 0 && held.size === 0) {
     const other = (await store.listClaimHolders(runId)).find(h => h.workerId !== worker.workerId);

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { VersionedItem } from '../../core/index.js';
 import { openStore } from '../index.js';
 import { storeConformance } from '../store.case.js';
 import { MIGRATIONS } from './schema.js';
@@ -40,6 +41,28 @@ describe('sqlite store', () => {
     await store.close();
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(new Database(file, { readonly: true }).pragma('user_version', { simple: true })).toBe(2);
+  });
+  it('reads a run\'s items without committing the writes queued before, which still commit and stay readable', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'paideia-')), 'p.db');
+    const store = await openStore(`sqlite:${file}`);
+    const item = { hash: 'h1', item: { id: 'i1', test: 'grammar_forms', input: { lemma: 'x' } } } as unknown as VersionedItem;
+    await store.saveItems([item]);
+    await store.saveTrials([{
+      id: 't1', runId: 'r', index: 0, itemId: 'i1', itemHash: 'h1', test: 'grammar_forms', modelAlias: 'm',
+      modelSpec: 'baseline:gold', promptVersion: '1', repeat: 0, seed: 7,
+    }]);
+    const queued = store.putArtifact('r', 'k', 'x', 1);
+    const other = new Database(file, { readonly: true });
+    const committed = () => (other.prepare('SELECT COUNT(*) AS n FROM artifacts').get() as { n: number }).n;
+    expect((await store.listRunItemsOf('r', ['h1'])).map(v => v.hash)).toEqual(['h1']);
+    expect((await store.listRunItemPage('r', { limit: 10 })).map(v => v.hash)).toEqual(['h1']);
+    // The queued write waits for its group commit: an item read does not cut it short.
+    expect(committed()).toBe(0);
+    await queued;
+    expect(committed()).toBe(1);
+    expect(await store.listArtifacts('r', 'k')).toEqual([{ key: 'x', value: 1 }]);
+    other.close();
+    await store.close();
   });
   it('rejects an unknown store URL naming the flag', async () => {
     await expect(openStore('mysql://x')).rejects.toThrow(/--store.*unsupported store URL/);
