@@ -57,8 +57,9 @@ export interface ExecuteOptions {
 
 /**
  * Trials a worker may run ahead of their stored rows. This bounds a group commit only when trials
- * finish faster than they commit (a cached or local model); then larger commits pay: at 200,000
- * trials their indexes keyed by random ids are written a page per trial in commits of 500 trials.
+ * finish faster than they commit (a cached or local model), whose commits otherwise come with the
+ * loop's turns (loop-turns.ts); larger commits pay: indexes keyed by random ids are written a page
+ * per trial and commit.
  */
 const WRITES_BEHIND = 512;
 

@@ -35,14 +35,15 @@ describe('planItemFiles', () => {
 
   it('lets the event loop turn while it reads a large file (a Ctrl-C or a web request need not wait for the plan)', async () => {
     const store = await openStore('sqlite::memory:');
-    const file = write(lines(5000).join('\n'));
+    // Long enough to read that the loop is due a turn (20 ms) on any machine.
+    const file = write(lines(20_000).join('\n'));
     let turned = false;
     // Queued before planning starts: it runs at the loop's next turn, which a read done without
     // one would leave until after the plan is returned.
     setImmediate(() => (turned = true));
     const { entries } = await planItemFiles({ store, paths: [file], keep: () => true, tests: BUILT_IN_TESTS, cannot: none });
     expect(turned).toBe(true);
-    expect(entries).toHaveLength(5000);
+    expect(entries).toHaveLength(20_000);
     await store.close();
   });
 
