@@ -1,9 +1,8 @@
-/**
- * Turns of the event loop for workers that may never wait on I/O. Trials whose models answer in
- * process (baselines, instant or replayed models, cache hits) run on promises alone, so without a
- * turn a large run held the loop for seconds at a time (11 s at 200,000 trials): Ctrl-C, timers,
- * and a web server in the same process all waited that long.
- */
+// Turns of the event loop for workers that may never wait on I/O. Trials whose models answer in
+// process (baselines, instant or replayed models, cache hits) run on promises alone, so without a
+// turn a 200,000-trial run held the loop for stretches of 13-18 s: Ctrl-C, timers and a web server
+// in the same process all waited that long.
+
 /**
  * How long workers may hold the loop. Each turn also lets the group commit run, so it sets the size
  * of a fast model's commits. Calling phase of 200,000 instant trials / peak RSS of 20,000 (quiet

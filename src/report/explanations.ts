@@ -89,7 +89,7 @@ function agreementOf(judges: [string, string], table: AgreementTable): JudgeAgre
 }
 
 /** A failed explanation on a public item that may be shown, with what orders it among the others. */
-interface Candidate { itemId: string; itemHash: string; repeat: number; order: number; answer: string; reason: string; input: JsonValue }
+interface Candidate { itemId: string; repeat: number; order: number; answer: string; reason: string; input: JsonValue }
 
 /** What a model's explanation scores add up to so far. */
 interface ModelTally {
@@ -166,7 +166,7 @@ export function explanationTally(items: ItemTable): ExplanationTally {
       const whole = publicItem(t.itemHash);
       const known = m.wrong.get(t.itemHash);
       if (!whole || (known && known.repeat <= t.repeat)) return;
-      m.wrong.set(t.itemHash, { itemId: t.itemId, itemHash: t.itemHash, repeat: t.repeat, order: at, answer: answer() ?? '', reason: s.reason ?? '', input: whole.input as JsonValue });
+      m.wrong.set(t.itemHash, { itemId: t.itemId, repeat: t.repeat, order: at, answer: answer() ?? '', reason: s.reason ?? '', input: whole.input as JsonValue });
     },
 
     report(a) {
