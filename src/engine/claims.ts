@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { ConfigError, type Store, type WorkerIdentity } from '../core/index.js';
+import { loopTurns } from './loop-turns.js';
 
 export interface ClaimOptions {
   /**
@@ -79,7 +80,10 @@ export async function claimRunTrials(store: Store, runId: string, trialIds: Read
     if (h.host === worker.host && !alive(h.pid)) await store.releaseClaims(runId, h.workerId);
   }
   const held = new Set<string>();
+  const turns = loopTurns();
   for (let i = 0; i < trialIds.length; i += CLAIM_CHUNK) {
+    const turn = turns.due();
+    if (turn) await turn;
     for (const id of await store.claimTrials(runId, worker, trialIds.slice(i, i + CLAIM_CHUNK), now() + ttlMs)) held.add(id);
   }
   if (trialIds.length > 0 && held.size === 0) {

@@ -4,6 +4,7 @@ import {
   type RunRecord, type StepKind, type Store, type TestDefinition, type Trial, type VersionedItem,
 } from '../core/index.js';
 import { executeTrials } from '../engine/execute.js';
+import { loopTurns } from '../engine/loop-turns.js';
 import { DEFAULT_MAX_TOKENS } from '../engine/limits.js';
 import type { RunEvent, RunSummary } from '../engine/events.js';
 import { pricedCosts } from '../engine/pricing.js';
@@ -67,6 +68,23 @@ export interface SuiteRunResult {
   judging?: JudgingSummary & { config: JudgingConfig };
 }
 
+/** Trials stored per transaction: one transaction of 200,000 held the event loop for 1.6 s. */
+const TRIAL_SLICE = 20_000;
+
+/**
+ * Store a plan's trials a slice at a time, letting the event loop turn between slices (Ctrl-C, a
+ * web server in the same process). Trials are stored once (a trial already stored is kept), so a
+ * plan cut short by a kill is completed by the resume that stores it again.
+ */
+async function saveTrialSlices(store: Store, trials: ReadonlyArray<Trial>): Promise<void> {
+  const turns = loopTurns();
+  for (let i = 0; i < trials.length; i += TRIAL_SLICE) {
+    const turn = turns.due();
+    if (turn) await turn;
+    await store.saveTrials(trials.slice(i, i + TRIAL_SLICE));
+  }
+}
+
 /**
  * Plan a run from item files (or reopen a stored one), then execute it: item trials, and the
  * judge trials of tutor explanations when the run has judges. The run id is the hash of what the
@@ -75,7 +93,7 @@ export interface SuiteRunResult {
 export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
   const { run, trials, specs, models, judging, ends } = await planRun(o);
   const steps = suiteSteps({ store: o.store, run, trials, tests: o.testDefinitions, scorers: o.scorers, judging });
-  await o.store.saveTrials(trials);
+  await saveTrialSlices(o.store, trials);
   await o.store.setRunStatus(run.id, 'running');
   o.onEvent?.({ type: 'planned', runId: run.id, kind: SUITE_RUN, trials: trials.length });
   if (o.planOnly) return planned(o.store, run, trials.length);
