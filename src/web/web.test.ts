@@ -106,7 +106,12 @@ describe('paideia serve in Chromium', () => {
     await keys.locator('[name="kind"]').waitFor();
     await keys.keyboard.press('Tab');
     expect(await keys.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    // Following it moves within the page: the page is not fetched and drawn again (that took the focus).
+    let fetched = 0;
+    keys.on('request', r => { if (new URL(r.url()).pathname === '/api/runs') fetched++; });
     await keys.keyboard.press('Enter');
+    await keys.waitForTimeout(300);
+    expect(fetched).toBe(0);
     expect(await keys.evaluate('document.activeElement.id')).toBe('main');
     await keys.keyboard.press('Tab');
     expect(await keys.evaluate('document.activeElement.getAttribute("name")')).toBe('kind');

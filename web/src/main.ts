@@ -22,8 +22,11 @@ const ROUTES: Array<[RegExp, Page, string]> = [
 ];
 
 let leave: (() => void) | void;
+// The page drawn now, as path and query: a move within it (the skip link's #main) draws nothing again.
+let drawn = '';
 
 async function render(): Promise<void> {
+  drawn = location.pathname + location.search;
   const main = document.getElementById('main')!;
   leave?.();
   leave = undefined;
@@ -56,6 +59,9 @@ document.addEventListener('click', e => {
   e.preventDefault();
   navigate(a.pathname + a.search);
 });
-window.addEventListener('popstate', () => void render());
+// Following the skip link is a history step too: redrawing the page then would take the focus it moved.
+window.addEventListener('popstate', () => {
+  if (location.pathname + location.search !== drawn) void render();
+});
 window.addEventListener(NAVIGATED, () => void render());
 void render();
