@@ -153,20 +153,3 @@ export function* userLines(file: string, what: string, maxBytes: number): Genera
     closeSync(opened.fd);
   }
 }
-
-/**
- * Call `onLine` with each line of a file (1-based numbers, `\r\n` or `\n`), read as `userLines`
- * reads it. A line that is not valid UTF-8 is reported through `onBadLine`. Returns a problem when
- * the file cannot be used at all.
- */
-export function readUserLines(
-  file: string, what: string, maxBytes: number,
-  onLine: (text: string, line: number) => void, onBadLine: (line: number) => void,
-): { problem: string } | undefined {
-  for (const l of userLines(file, what, maxBytes)) {
-    if ('problem' in l) return l;
-    if ('text' in l) onLine(l.text, l.line);
-    else onBadLine(l.line);
-  }
-  return undefined;
-}

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { ConfigIssue } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
 import { parseJsonLine } from '../core/jsonl.js';
-import { FILE_LIMITS, readUserLines, readUserText } from '../core/user-file.js';
+import { FILE_LIMITS, readUserText, userLines } from '../core/user-file.js';
 import { parseCsv, CsvSyntaxError } from './csv.js';
 import type { ScenarioFile } from './schema.js';
 import type { ScenarioTask } from './types.js';
@@ -105,11 +105,14 @@ function readTaskFile(path: string, source: YamlSource, issues: ConfigIssue[], m
   const problem = (message: string) => issues.push({ ...where, message });
   if (path.endsWith('.jsonl')) {
     const out: Vars[] = [];
-    const failed = readUserLines(path, `task file ${path}`, maxBytes, (text, line) => {
-      const parsed = parseJsonLine(text, path, line, issues);
-      if (parsed) readTaskLine(path, line, parsed.value, out, issues);
-    }, line => issues.push({ file: path, line, message: 'not valid UTF-8 (save the file as UTF-8)' }));
-    if (failed) problem(failed.problem);
+    for (const l of userLines(path, `task file ${path}`, maxBytes)) {
+      if ('problem' in l) problem(l.problem);
+      else if (!('text' in l)) issues.push({ file: path, line: l.line, message: 'not valid UTF-8 (save the file as UTF-8)' });
+      else {
+        const parsed = parseJsonLine(l.text, path, l.line, issues);
+        if (parsed) readTaskLine(path, l.line, parsed.value, out, issues);
+      }
+    }
     return out;
   }
   if (path.endsWith('.csv')) {

@@ -364,10 +364,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       return read(() => deleteRunSqlite(db, runId, d.force ?? false));
     },
     ...sqlitePermits(() => db, read),
-    // A suite run reads each chunk's items while it calls: a commit forced there cut every group
-    // commit at a chunk's edge (1,000 trials). Each commit writes every index page it touched, and
-    // keys by trial id or request hash are random: larger commits share more of those pages.
-    ...sqliteTrialPages(() => db, read, fn => fn()),
+    ...sqliteTrialPages(() => db, read),
   };
 }
 

@@ -24,10 +24,12 @@ const SQL = {
 /**
  * The streamed reads of a run in the SQLite file: pages of trials with their calls and scores, and
  * pages of its items, each read by primary key or index range (no page rescans the run).
- * `read` commits the queued writes first; `readItems` need not, since no queued write touches
- * items or run_items (they are stored at once, by saveItems and saveTrials).
+ * `read` commits the queued writes first; item reads need not, since no queued write touches
+ * items or run_items (they are stored at once, by saveItems and saveTrials). A suite run reads each
+ * chunk's items while it calls, and a commit forced there cut every group commit at a chunk's edge:
+ * each commit writes every index page it touched, and keys by trial id or hash are random.
  */
-export function sqliteTrialPages(db: () => Database.Database, read: <T>(fn: () => T) => T, readItems: <T>(fn: () => T) => T) {
+export function sqliteTrialPages(db: () => Database.Database, read: <T>(fn: () => T) => T) {
   const prepared = new Map<string, { db: Database.Database; st: Database.Statement }>();
   const st = (sql: string) => {
     const d = db();
@@ -52,11 +54,11 @@ export function sqliteTrialPages(db: () => Database.Database, read: <T>(fn: () =
     },
     async listRunItemPage(runId: string, page: { afterHash?: string; limit: number }): Promise<VersionedItem[]> {
       const lo = page.afterHash !== undefined;
-      return readItems(() => (st(SQL.items(lo)).all({ run: runId, limit: page.limit, ...(lo ? { lo: page.afterHash } : {}) }) as Row[]).map(rowsOf(runId).item));
+      return (st(SQL.items(lo)).all({ run: runId, limit: page.limit, ...(lo ? { lo: page.afterHash } : {}) }) as Row[]).map(rowsOf(runId).item);
     },
     async listRunItemsOf(runId: string, hashes: ReadonlyArray<string>): Promise<VersionedItem[]> {
       if (hashes.length === 0) return [];
-      return readItems(() => (st(SQL.itemsOf).all({ run: runId, hashes: JSON.stringify(hashes) }) as Row[]).map(rowsOf(runId).item));
+      return (st(SQL.itemsOf).all({ run: runId, hashes: JSON.stringify(hashes) }) as Row[]).map(rowsOf(runId).item);
     },
   };
 }

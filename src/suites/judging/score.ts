@@ -1,4 +1,4 @@
-import { extend, type JsonObject, type Score, type ScorerRef, type Trial } from '../../core/index.js';
+import type { JsonObject, Score, ScorerRef, Trial } from '../../core/index.js';
 import type { JudgeSetup, JudgingConfig } from './config.js';
 
 /** Name of the stored explanation score, kept apart from the headline `tutor-edit` score. */
@@ -44,21 +44,25 @@ export function explanationScorerRef(config: JudgingConfig): ScorerRef {
 }
 
 function judgment(judge: JudgeSetup, o: JudgeOutcome): StoredJudgment {
-  const base = { judge: judge.alias, family: judge.family };
+  const part = (verdict: StoredJudgment['verdict'], reason: string): StoredJudgment => ({ judge: judge.alias, family: judge.family, verdict, reason });
   switch (o.kind) {
-    case 'verdict': return extend(base, { verdict: o.pass ? 'pass' : 'fail', reason: o.reason });
-    case 'error': return extend(base, { verdict: 'error', reason: o.message });
-    case 'unparseable': return extend(base, { verdict: 'unparseable', reason: o.problem });
-    case 'pending': return extend(base, { verdict: 'pending', reason: 'not judged yet' });
+    case 'verdict': return part(o.pass ? 'pass' : 'fail', o.reason);
+    case 'error': return part('error', o.message);
+    case 'unparseable': return part('unparseable', o.problem);
+    case 'pending': return part('pending', 'not judged yet');
   }
 }
 
-type Base = { runId: string; trialId: string; scorer: ScorerRef };
+/** An explanation score, written out whole (one literal: see core/object.ts for why not a spread). */
+function score(trial: Trial, ref: ScorerRef, value: number | null, reason: string | undefined, details: JsonObject): Score {
+  return reason === undefined
+    ? { runId: trial.runId, trialId: trial.id, scorer: ref, value, details }
+    : { runId: trial.runId, trialId: trial.id, scorer: ref, value, reason, details };
+}
 
 /** A score that is null, with its status and reason. */
 export function nullScore(trial: Trial, ref: ScorerRef, status: Exclude<ExplanationStatus, 'judged'>, reason: string, extra: JsonObject = {}): Score {
-  const base: Base = { runId: trial.runId, trialId: trial.id, scorer: ref };
-  return extend(base, { value: null, reason, details: { status, ...extra } });
+  return score(trial, ref, null, reason, { status, ...extra });
 }
 
 /**
@@ -69,12 +73,11 @@ export function nullScore(trial: Trial, ref: ScorerRef, status: Exclude<Explanat
 export function dualJudgeScore(trial: Trial, ref: ScorerRef, modelFamily: string, judges: Array<[JudgeSetup, JudgeOutcome]>): Score {
   const parts = judges.map(([j, o]) => judgment(j, o));
   const details: JsonObject = { modelFamily, judgments: parts.map(p => ({ ...p })) };
-  const base: Base = { runId: trial.runId, trialId: trial.id, scorer: ref };
   const pending = parts.filter(p => p.verdict === 'pending');
-  if (pending.length) return extend(base, { value: null, reason: `pending: judge ${pending.map(p => p.judge).join(' and ')} not asked yet`, details: { status: 'pending', ...details } });
+  if (pending.length) return score(trial, ref, null, `pending: judge ${pending.map(p => p.judge).join(' and ')} not asked yet`, { status: 'pending', ...details });
   const broken = parts.filter(p => p.verdict === 'error' || p.verdict === 'unparseable');
-  if (broken.length) return extend(base, { value: null, reason: `unscored: ${broken.map(p => `${p.judge}: ${p.reason}`).join('; ')}`, details: { status: 'unscored', ...details } });
+  if (broken.length) return score(trial, ref, null, `unscored: ${broken.map(p => `${p.judge}: ${p.reason}`).join('; ')}`, { status: 'unscored', ...details });
   const failed = parts.filter(p => p.verdict === 'fail');
-  if (failed.length === 0) return extend(base, { value: 1, details: { status: 'judged', ...details } });
-  return extend(base, { value: 0, reason: failed.map(p => `${p.judge} fails it: ${p.reason}`).join('; '), details: { status: 'judged', ...details } });
+  if (failed.length === 0) return score(trial, ref, 1, undefined, { status: 'judged', ...details });
+  return score(trial, ref, 0, failed.map(p => `${p.judge} fails it: ${p.reason}`).join('; '), { status: 'judged', ...details });
 }
