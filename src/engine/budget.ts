@@ -66,7 +66,8 @@ export function createBudget(o: BudgetOptions): Budget {
     async reserve(estimate) {
       if (cancelled) return undefined;
       // Nothing to reserve: no id, so settling it touches no store (a free call shares one hold).
-      if (o.capUsd === undefined || estimate <= 0) return estimate <= 0 ? free : { id: '', estimateUsd: estimate };
+      if (estimate <= 0) return free;
+      if (o.capUsd === undefined) return { id: '', estimateUsd: estimate };
       const hold = { id: randomUUID(), estimateUsd: estimate };
       for (;;) {
         if (cancelled) return undefined;
