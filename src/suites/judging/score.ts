@@ -24,13 +24,13 @@ export type JudgeOutcome =
   /** Not judged yet. */
   | { kind: 'pending' };
 
-/** One judge's part of an explanation score, as stored in its details. */
-export interface StoredJudgment {
+/** One judge's part of an explanation score, as stored in its details (a type, not an interface: it is JSON as it stands). */
+export type StoredJudgment = {
   judge: string;
   family: string;
   verdict: 'pass' | 'fail' | 'error' | 'unparseable' | 'pending';
   reason: string;
-}
+};
 
 export function explanationScorerRef(config: JudgingConfig): ScorerRef {
   return {
@@ -72,7 +72,7 @@ export function nullScore(trial: Trial, ref: ScorerRef, status: Exclude<Explanat
  */
 export function dualJudgeScore(trial: Trial, ref: ScorerRef, modelFamily: string, judges: Array<[JudgeSetup, JudgeOutcome]>): Score {
   const parts = judges.map(([j, o]) => judgment(j, o));
-  const details: JsonObject = { modelFamily, judgments: parts.map(p => ({ ...p })) };
+  const details: JsonObject = { modelFamily, judgments: parts };
   const pending = parts.filter(p => p.verdict === 'pending');
   if (pending.length) return score(trial, ref, null, `pending: judge ${pending.map(p => p.judge).join(' and ')} not asked yet`, { status: 'pending', ...details });
   const broken = parts.filter(p => p.verdict === 'error' || p.verdict === 'unparseable');
