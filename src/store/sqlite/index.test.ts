@@ -42,6 +42,49 @@ describe('sqlite store', () => {
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(new Database(file, { readonly: true }).pragma('user_version', { simple: true })).toBe(2);
   });
+  it('moves the calls and scores of a store written before migration 8 to keys by plan index, those of a trial it does not hold included', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'paideia-')), 'v7.db');
+    const old = new Database(file);
+    old.exec(MIGRATIONS.slice(0, 7).join('\n'));
+    old.pragma('user_version = 7');
+    const trial = old.prepare(`INSERT INTO trials (run_id, id, idx, item_id, item_hash, test, model_alias, model_spec, prompt_version, repeat, seed)
+      VALUES ('r', ?, ?, 'i', 'h', 'grammar_forms', 'm', 'baseline:gold', '1', 0, 1)`);
+    trial.run('tb', 0);
+    trial.run('ta', 1);
+    const call = old.prepare(`INSERT INTO calls (run_id, trial_id, step, request_hash, request, status, result, attempts, latency_ms, cost_usd, cached, created_at)
+      VALUES ('r', ?, 0, ?, '{"messages":[],"params":{}}', 'ok', ?, 1, 5, 0, 0, '2026-01-01T00:00:00Z')`);
+    for (const [id, text] of [['ta', 'a'], ['tb', 'b'], ['gone', 'g'], ['ta', 'a2']]) call.run(id, `rh-${text}`, JSON.stringify({ text, warnings: [] }));
+    const score = old.prepare(`INSERT INTO scores (run_id, trial_id, scorer_name, scorer_version, scorer_args, value) VALUES ('r', ?, ?, '1', '{}', ?)`);
+    score.run('ta', 'exact', 1);
+    score.run('ta', 'chrf', 0.5);
+    score.run('gone', 'exact', 0);
+    old.close();
+
+    const store = await openStore(`sqlite:${file}`);
+    const texts = (calls: Array<{ result?: { text: string } | undefined }>) => calls.map(c => c.result?.text);
+    expect(texts(await store.listCalls('r', { trialIds: ['ta'] }))).toEqual(['a', 'a2']);
+    expect(texts(await store.listCalls('r', { trialIds: ['gone', 'tb'] }))).toEqual(['b', 'g']);
+    const scores = async (only?: string[]) => (await store.listScores('r', only ? { trialIds: only } : {})).map(s => [s.trialId, s.scorer.name, s.value]);
+    expect(await scores()).toEqual([['gone', 'exact', 0], ['ta', 'chrf', 0.5], ['ta', 'exact', 1]]);
+    expect(await scores(['ta', 'gone', 'ta'])).toEqual([['gone', 'exact', 0], ['ta', 'chrf', 0.5], ['ta', 'exact', 1]]);
+    // A score saved again for a migrated trial replaces its row, as the old key did.
+    await store.saveScores([{ runId: 'r', trialId: 'ta', scorer: { name: 'exact', version: '1', args: {} }, value: 0 }]);
+    await store.saveScores([{ runId: 'r', trialId: 'gone', scorer: { name: 'exact', version: '1', args: {} }, value: 1 }]);
+    expect(await scores()).toEqual([['gone', 'exact', 1], ['ta', 'chrf', 0.5], ['ta', 'exact', 0]]);
+    const page = await store.readTrialPage('r', { limit: 10 });
+    expect(page.trials.map(t => t.id)).toEqual(['ta', 'tb']);
+    expect(page.calls.map(c => [c.trialId, c.text])).toEqual([['ta', 'a'], ['tb', 'b'], ['gone', 'g'], ['ta', 'a2']]);
+    expect(page.scores.map(s => [s.trialId, s.scorer.name])).toEqual([['gone', 'exact'], ['ta', 'chrf'], ['ta', 'exact']]);
+    // A new call is keyed by its trial's plan index.
+    await store.saveCall({
+      runId: 'r', trialId: 'tb', step: 1, requestHash: 'rh-new', request: { messages: [], params: {} }, status: 'ok',
+      result: { text: 'b2', warnings: [] }, attempts: 1, latencyMs: 1, costUsd: 0, cached: false, createdAt: '2026-01-02T00:00:00Z',
+    });
+    await store.close();
+    const after = new Database(file, { readonly: true });
+    expect(after.prepare('SELECT trial_id, trial_idx FROM calls ORDER BY seq').raw().all()).toEqual([['ta', 1], ['tb', 0], ['gone', -1], ['ta', 1], ['tb', 0]]);
+    after.close();
+  });
   it('reads a run\'s items without committing the writes queued before, which still commit and stay readable', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'paideia-')), 'p.db');
     const store = await openStore(`sqlite:${file}`);

@@ -236,7 +236,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
       return write(() => {
         commits.check(key);
         st().insertCall.run(
-          c.runId, c.trialId, c.step, c.requestHash, jsonText(c.request), c.status,
+          c.runId, c.trialId, c.runId, c.trialId, c.step, c.requestHash, jsonText(c.request), c.status,
           c.result ? json(c.result) : null, c.error ? json(c.error) : null,
           c.attempts, c.latencyMs, c.costUsd, c.cached ? 1 : 0, c.createdAt, c.model ?? null, c.endpoint ?? null,
         );
@@ -248,7 +248,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
         const after = page.afterSeq ?? 0;
         if (page.trialIds) {
           const out: CallRecord[] = [];
-          for (const id of page.trialIds) out.push(...(st().callsOfTrial.all(runId, id, after) as Row[]).map(r => toCall(r)));
+          for (const id of page.trialIds) out.push(...(st().callsOfTrial.all(runId, id, runId, id, after) as Row[]).map(r => toCall(r)));
           return out.sort((a, b) => a.seq! - b.seq!).slice(0, limit);
         }
         const same = interner();
@@ -280,7 +280,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
         if (!ref) refs.set(key, (ref = { name: r.scorer_name as string, version: r.scorer_version as string, args: parse(r.scorer_args) }));
         return ref;
       };
-      const rows = read(() => (only.trialIds ? st().scoresOf.all(runId, json(only.trialIds)) : st().scores.all(runId)) as Row[]);
+      const rows = read(() => (only.trialIds ? st().scoresOf.all({ run: runId, ids: json(only.trialIds) }) : st().scores.all(runId)) as Row[]);
       return rows.map(r => ({
         runId, trialId: r.trial_id as string, scorer: refOf(r),
         value: r.value as number | null,

@@ -157,4 +157,31 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX trials_by_target ON trials (run_id, target) WHERE target IS NOT NULL;
   CREATE INDEX judgments_by_target ON judgments (run_id, target_trial_id);
   `,
+  // Calls and scores keyed by their trial's plan index, not its id: trial ids are content hashes, so
+  // a key by id put every trial's index entries at a random page, and each commit and checkpoint
+  // rewrote a page per trial. Trials run in plan order, so these keys append. A call or score of a
+  // trial the store does not hold gets -1 (trial_id stays in the key to keep those apart).
+  `
+  ALTER TABLE calls ADD COLUMN trial_idx INTEGER NOT NULL DEFAULT -1;
+  UPDATE calls SET trial_idx = COALESCE((SELECT t.idx FROM trials t WHERE t.run_id = calls.run_id AND t.id = calls.trial_id), -1);
+  DROP INDEX calls_by_trial;
+  CREATE INDEX calls_by_trial ON calls (run_id, trial_idx, trial_id, seq);
+  CREATE TABLE scores_by_idx (
+    run_id TEXT NOT NULL,
+    trial_idx INTEGER NOT NULL,
+    trial_id TEXT NOT NULL,
+    scorer_name TEXT NOT NULL,
+    scorer_version TEXT NOT NULL,
+    scorer_args TEXT NOT NULL,
+    value REAL,
+    reason TEXT,
+    details TEXT,
+    PRIMARY KEY (run_id, trial_idx, trial_id, scorer_name, scorer_version)
+  );
+  INSERT INTO scores_by_idx (run_id, trial_idx, trial_id, scorer_name, scorer_version, scorer_args, value, reason, details)
+    SELECT s.run_id, COALESCE((SELECT t.idx FROM trials t WHERE t.run_id = s.run_id AND t.id = s.trial_id), -1),
+      s.trial_id, s.scorer_name, s.scorer_version, s.scorer_args, s.value, s.reason, s.details FROM scores s;
+  DROP TABLE scores;
+  ALTER TABLE scores_by_idx RENAME TO scores;
+  `,
 ];

@@ -14,7 +14,7 @@ function argsJson(args: JsonValue): string {
 
 export function insertScore(st: Statements, s: Score): void {
   st.insertScore.run(
-    s.runId, s.trialId, s.scorer.name, s.scorer.version, argsJson(s.scorer.args),
+    s.runId, s.trialId, s.runId, s.trialId, s.scorer.name, s.scorer.version, argsJson(s.scorer.args),
     s.value, s.reason ?? null, s.details ? json(s.details) : null,
   );
 }
@@ -22,6 +22,12 @@ export function insertScore(st: Statements, s: Score): void {
 export function insertJudgment(st: Statements, j: Judgment): void {
   st.insertJudgment.run(j.runId, j.trialId, j.targetTrialId, j.producer.version, json(j));
 }
+
+/**
+ * A call's or score's trial plan index, from the trial's row (two parameters: run id, trial id);
+ * -1 for a trial the store does not hold. Calls and scores are keyed by it (migration 8).
+ */
+const TRIAL_IDX = 'COALESCE((SELECT t.idx FROM trials t WHERE t.run_id = ? AND t.id = ?), -1)';
 
 /** Every statement the store runs, by name. */
 const SQL = {
@@ -54,17 +60,23 @@ const SQL = {
   statusesOf: 'SELECT id, status FROM trials WHERE run_id = ? AND id IN (SELECT value FROM json_each(?)) AND status IS NOT NULL',
   setTrialStatus: 'UPDATE trials SET status = ? WHERE run_id = ? AND id = ?',
   setTrialStatuses: 'UPDATE trials SET status = ? WHERE run_id = ? AND id IN (SELECT value FROM json_each(?))',
-  insertCall: `INSERT INTO calls (run_id, trial_id, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at, model, endpoint)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  // (runId, trialId, runId, trialId, ...): the trial's plan index is looked up from its row (see TRIAL_IDX).
+  insertCall: `INSERT INTO calls (run_id, trial_id, trial_idx, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at, model, endpoint)
+    VALUES (?, ?, ${TRIAL_IDX}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   calls: 'SELECT * FROM calls WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
-  callsOfTrial: 'SELECT * FROM calls WHERE run_id = ? AND trial_id = ? AND seq > ? ORDER BY seq',
+  // (runId, trialId, runId, trialId, afterSeq).
+  callsOfTrial: `SELECT * FROM calls WHERE run_id = ? AND trial_id = ? AND trial_idx = ${TRIAL_IDX} AND seq > ? ORDER BY seq`,
   cached: `SELECT result FROM calls WHERE request_hash = ? AND status = 'ok' ORDER BY seq DESC LIMIT 1`,
   spent: 'SELECT SUM(cost_usd) AS total FROM calls WHERE run_id = ?',
-  insertScore: `INSERT INTO scores (run_id, trial_id, scorer_name, scorer_version, scorer_args, value, reason, details)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, trial_id, scorer_name, scorer_version)
+  // (runId, trialId, runId, trialId, ...), as insertCall.
+  insertScore: `INSERT INTO scores (run_id, trial_id, trial_idx, scorer_name, scorer_version, scorer_args, value, reason, details)
+    VALUES (?, ?, ${TRIAL_IDX}, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, trial_idx, trial_id, scorer_name, scorer_version)
     DO UPDATE SET scorer_args = excluded.scorer_args, value = excluded.value, reason = excluded.reason, details = excluded.details`,
-  scores: 'SELECT * FROM scores WHERE run_id = ? ORDER BY trial_id, scorer_name',
-  scoresOf: 'SELECT * FROM scores WHERE run_id = ? AND trial_id IN (SELECT value FROM json_each(?)) ORDER BY trial_id, scorer_name',
+  scores: 'SELECT * FROM scores WHERE run_id = ? ORDER BY trial_id, scorer_name, scorer_version',
+  // ({ run, ids: JSON trial ids }): a primary-key range per trial, found by its plan index.
+  scoresOf: `SELECT s.* FROM (SELECT DISTINCT value FROM json_each(@ids)) AS j
+    CROSS JOIN scores AS s ON s.run_id = @run AND s.trial_idx = COALESCE((SELECT t.idx FROM trials t WHERE t.run_id = @run AND t.id = j.value), -1) AND s.trial_id = j.value
+    ORDER BY s.trial_id, s.scorer_name, s.scorer_version`,
   insertJudgment: `INSERT INTO judgments (run_id, trial_id, target_trial_id, producer_version, body) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (run_id, trial_id, producer_version) DO UPDATE SET target_trial_id = excluded.target_trial_id, body = excluded.body`,
   judgments: 'SELECT body FROM judgments WHERE run_id = ? ORDER BY target_trial_id, trial_id, producer_version',

@@ -10,10 +10,23 @@ const range = (column: string, lo: boolean, hi: boolean) => `${lo ? ` AND ${colu
 
 const SQL = {
   trials: (lo: boolean) => `SELECT * FROM trials WHERE run_id = @run${lo ? ' AND id > @lo' : ''} ORDER BY id LIMIT @limit`,
-  // The answer's text only: requests and raw bodies are never read.
-  calls: (lo: boolean, hi: boolean) => `SELECT seq, trial_id, step, status, json_extract(result, '$.text') AS text, error, cost_usd FROM calls
-    WHERE run_id = @run${range('trial_id', lo, hi)} ORDER BY seq`,
-  scores: (lo: boolean, hi: boolean) => `SELECT * FROM scores WHERE run_id = @run${range('trial_id', lo, hi)} ORDER BY trial_id, scorer_name`,
+  // Calls and scores are keyed by their trial's plan index (migration 8): the page's trials are
+  // found by id range, then each one's rows by its index; rows of trials the store does not hold
+  // (index -1) by id range among those. The answer's text only: requests and raw bodies are never read.
+  calls: (lo: boolean, hi: boolean) => `SELECT * FROM (
+    SELECT c.seq, c.trial_id, c.step, c.status, json_extract(c.result, '$.text') AS text, c.error, c.cost_usd FROM trials t
+      CROSS JOIN calls c ON c.run_id = t.run_id AND c.trial_idx = t.idx AND c.trial_id = t.id
+      WHERE t.run_id = @run${range('t.id', lo, hi)}
+    UNION ALL
+    SELECT seq, trial_id, step, status, json_extract(result, '$.text') AS text, error, cost_usd FROM calls
+      WHERE run_id = @run AND trial_idx = -1${range('trial_id', lo, hi)}
+  ) ORDER BY seq`,
+  scores: (lo: boolean, hi: boolean) => `SELECT * FROM (
+    SELECT s.* FROM trials t CROSS JOIN scores s ON s.run_id = t.run_id AND s.trial_idx = t.idx AND s.trial_id = t.id
+      WHERE t.run_id = @run${range('t.id', lo, hi)}
+    UNION ALL
+    SELECT * FROM scores WHERE run_id = @run AND trial_idx = -1${range('trial_id', lo, hi)}
+  ) ORDER BY trial_id, scorer_name, scorer_version`,
   items: (lo: boolean) => `SELECT i.hash, i.body, ri.file, ri.line FROM run_items ri JOIN items i ON i.hash = ri.item_hash
     WHERE ri.run_id = @run${lo ? ' AND ri.item_hash > @lo' : ''} ORDER BY ri.item_hash LIMIT @limit`,
   // The hashes come as one JSON array: one statement for any number of them.
