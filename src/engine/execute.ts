@@ -58,8 +58,8 @@ export interface ExecuteOptions {
 /**
  * Trials a worker may run ahead of their stored rows. This bounds a group commit only when trials
  * finish faster than they commit (a cached or local model), whose commits otherwise come with the
- * loop's turns (loop-turns.ts); larger commits pay: indexes keyed by random ids are written a page
- * per trial and commit.
+ * loop's turns (loop-turns.ts); larger commits pay: the cache's index, keyed by request hashes,
+ * is written about a page per trial and commit.
  */
 const WRITES_BEHIND = 512;
 

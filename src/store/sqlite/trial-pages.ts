@@ -40,7 +40,7 @@ const SQL = {
  * `read` commits the queued writes first; item reads need not, since no queued write touches
  * items or run_items (they are stored at once, by saveItems and saveTrials). A suite run reads each
  * chunk's items while it calls, and a commit forced there cut every group commit at a chunk's edge:
- * each commit writes every index page it touched, and keys by trial id or hash are random.
+ * each commit writes every index page it touched, and keys by request hash are random.
  */
 export function sqliteTrialPages(db: () => Database.Database, read: <T>(fn: () => T) => T) {
   const prepared = new Map<string, { db: Database.Database; st: Database.Statement }>();
