@@ -24,10 +24,10 @@ export function insertJudgment(st: Statements, j: Judgment): void {
 }
 
 /**
- * A call's or score's trial plan index, from the trial's row (two parameters: run id, trial id);
+ * A call's or score's trial plan index, from the trial's row (`run` and `id` are SQL expressions);
  * -1 for a trial the store does not hold. Calls and scores are keyed by it (migration 8).
  */
-const TRIAL_IDX = 'COALESCE((SELECT t.idx FROM trials t WHERE t.run_id = ? AND t.id = ?), -1)';
+const trialIdx = (run: string, id: string) => `COALESCE((SELECT t.idx FROM trials t WHERE t.run_id = ${run} AND t.id = ${id}), -1)`;
 
 /** Every statement the store runs, by name. */
 const SQL = {
@@ -60,22 +60,22 @@ const SQL = {
   statusesOf: 'SELECT id, status FROM trials WHERE run_id = ? AND id IN (SELECT value FROM json_each(?)) AND status IS NOT NULL',
   setTrialStatus: 'UPDATE trials SET status = ? WHERE run_id = ? AND id = ?',
   setTrialStatuses: 'UPDATE trials SET status = ? WHERE run_id = ? AND id IN (SELECT value FROM json_each(?))',
-  // (runId, trialId, runId, trialId, ...): the trial's plan index is looked up from its row (see TRIAL_IDX).
+  // (runId, trialId, runId, trialId, ...): the trial's plan index is looked up from its row (see trialIdx).
   insertCall: `INSERT INTO calls (run_id, trial_id, trial_idx, step, request_hash, request, status, result, error, attempts, latency_ms, cost_usd, cached, created_at, model, endpoint)
-    VALUES (?, ?, ${TRIAL_IDX}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    VALUES (?, ?, ${trialIdx('?', '?')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   calls: 'SELECT * FROM calls WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
   // (runId, trialId, runId, trialId, afterSeq).
-  callsOfTrial: `SELECT * FROM calls WHERE run_id = ? AND trial_id = ? AND trial_idx = ${TRIAL_IDX} AND seq > ? ORDER BY seq`,
+  callsOfTrial: `SELECT * FROM calls WHERE run_id = ? AND trial_id = ? AND trial_idx = ${trialIdx('?', '?')} AND seq > ? ORDER BY seq`,
   cached: `SELECT result FROM calls WHERE request_hash = ? AND status = 'ok' ORDER BY seq DESC LIMIT 1`,
   spent: 'SELECT SUM(cost_usd) AS total FROM calls WHERE run_id = ?',
   // (runId, trialId, runId, trialId, ...), as insertCall.
   insertScore: `INSERT INTO scores (run_id, trial_id, trial_idx, scorer_name, scorer_version, scorer_args, value, reason, details)
-    VALUES (?, ?, ${TRIAL_IDX}, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, trial_idx, trial_id, scorer_name, scorer_version)
+    VALUES (?, ?, ${trialIdx('?', '?')}, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, trial_idx, trial_id, scorer_name, scorer_version)
     DO UPDATE SET scorer_args = excluded.scorer_args, value = excluded.value, reason = excluded.reason, details = excluded.details`,
   scores: 'SELECT * FROM scores WHERE run_id = ? ORDER BY trial_id, scorer_name, scorer_version',
   // ({ run, ids: JSON trial ids }): a primary-key range per trial, found by its plan index.
   scoresOf: `SELECT s.* FROM (SELECT DISTINCT value FROM json_each(@ids)) AS j
-    CROSS JOIN scores AS s ON s.run_id = @run AND s.trial_idx = COALESCE((SELECT t.idx FROM trials t WHERE t.run_id = @run AND t.id = j.value), -1) AND s.trial_id = j.value
+    CROSS JOIN scores AS s ON s.run_id = @run AND s.trial_idx = ${trialIdx('@run', 'j.value')} AND s.trial_id = j.value
     ORDER BY s.trial_id, s.scorer_name, s.scorer_version`,
   insertJudgment: `INSERT INTO judgments (run_id, trial_id, target_trial_id, producer_version, body) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (run_id, trial_id, producer_version) DO UPDATE SET target_trial_id = excluded.target_trial_id, body = excluded.body`,
