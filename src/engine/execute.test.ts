@@ -193,6 +193,45 @@ describe('executeRun cost cap', () => {
 });
 
 
+describe('executeRun against a model over the network', () => {
+  it('keeps to the pool size in flight, and sends the next ready request before it scores an answer', async () => {
+    const server = await startOpenAICompatibleServer(req => ({ status: 200, body: openAIChatBody({ text: String((req.body as { messages: Array<{ content: string }> }).messages[0]!.content) }) }));
+    try {
+      const { store, trials, options } = await setup(model());
+      const remote = createOpenAICompatibleModel({ model: 'm', baseURL: server.baseURL, apiKey: 'sk-test' });
+      const order: string[] = [];
+      let inFlight = 0;
+      let most = 0;
+      const watched: ChatModel = {
+        ...remote,
+        async generate(request, o) {
+          order.push(`sent ${String(request.messages[0]!.content)}`);
+          most = Math.max(most, ++inFlight);
+          try {
+            return await remote.generate(request, o);
+          } finally {
+            inFlight--;
+          }
+        },
+      };
+      const scored: Scorer = { ...equals, score: a => (order.push(`scored ${String(a.item.input.lemma)}`), equals.score(a)) };
+      const s = await executeTrials({
+        store, runId: 'r', trials, models: new Map([['m', watched]]), cost,
+        stepOf: () => itemStep({ items: options.items, tests: options.tests, scorers: new Map([[test.name, [scored]]]), params: {} }),
+        identityOf: () => ({ spec: 'openai:m', endpoint: remote.endpoint }), poolOf: () => ({ name: 'openai', size: 1 }),
+      });
+      expect(s).toMatchObject({ done: 8, failed: 0, pending: 0 });
+      expect(server.requests).toHaveLength(8);
+      expect(most).toBe(1);
+      // Plan order, one call at a time; each answer is scored only once the next request is out.
+      const lemmas = trials.map(t => String(options.items.get(t.itemHash)!.input.lemma));
+      expect(order).toEqual([`sent ${lemmas[0]}`, ...lemmas.slice(1).flatMap((l, i) => [`sent ${l}`, `scored ${lemmas[i]}`]), `scored ${lemmas.at(-1)}`]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('executeRun with a response past the size limit', () => {
   it('stores the call as cut (flag, reason, the kept start) and fails the trial: nothing half-read is scored', async () => {
     // The answer would be right (the gold form) but arrives inside a body longer than the limit.

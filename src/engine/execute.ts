@@ -2,8 +2,10 @@ import {
   ClaimLostError, extend, type CallRecord, type ChatModel, type ChatResult, type Score, type StepInput, type StepKind,
   type StepOutcome, type Store, type Trial, type TrialResult,
 } from '../core/index.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createSemaphore, type Semaphore } from '../providers/index.js';
 import { createBudget } from './budget.js';
-import { createCallPath, requestHash, type CostModel } from './call.js';
+import { createCallPath, requestHash, type CallOutcome, type CostModel } from './call.js';
 import { claimRunTrials, type ClaimOptions } from './claims.js';
 import type { RunEvent, RunSummary } from './events.js';
 import { targetHistories } from './history.js';
@@ -62,6 +64,12 @@ export interface ExecuteOptions {
  * is written about a page per trial and commit.
  */
 const WRITES_BEHIND = 512;
+
+/**
+ * Trials under way per call slot of a pool whose models answer over the network: one calling, one
+ * with its request built, waiting. In-process models answer at once: a trial per slot.
+ */
+const WORKERS_PER_REMOTE_SLOT = 2;
 
 type Outcome = 'done' | 'failed' | 'pending' | 'needs-call';
 
@@ -133,7 +141,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   const hasCalls = (await o.store.listCalls(o.runId, { limit: 1 })).length > 0;
   const targets = targetHistories(o.store, o.runId, o.trials);
 
-  async function runTrial(trial: Trial, previous: ReadonlyArray<CallRecord>): Promise<{ outcome: Outcome; costUsd: number; committed: Promise<unknown>; scores?: Score[] }> {
+  async function runTrial(trial: Trial, previous: ReadonlyArray<CallRecord>, slots: Semaphore): Promise<{ outcome: Outcome; costUsd: number; committed: Promise<unknown>; scores?: Score[] }> {
     const step = o.stepOf(trial);
     const writes: Array<Promise<unknown>> = [];
     const results: ChatResult[] = [];
@@ -180,7 +188,22 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       if (!model) throw new Error(`step ${step.name} asked for model "${decision.model}", which the run does not have`);
       // Back from a pause longer than half the lease: the trials may be another worker's by now.
       if (claims?.stale && !(await claims.confirm())) return finish('pending');
-      const called = await callModel({ trial, step: index, alias: decision.model, spec, endpoint, model, request, hash });
+      // The trial holds one of its pool's slots only while its call is in flight, and its request
+      // is built before it waits for one: a freed slot goes at once to a request that is ready.
+      await slots.acquire();
+      let called: CallOutcome;
+      let handedOn = false;
+      try {
+        // The run may have stopped while this trial waited.
+        if (stoppedBy || writeFailure) return finish('pending');
+        called = await callModel({ trial, step: index, alias: decision.model, spec, endpoint, model, request, hash });
+      } finally {
+        handedOn = slots.queued() > 0;
+        slots.release();
+      }
+      // An answer over the network: the request that took the slot goes out before this answer
+      // is scored and stored, so the server is not left waiting on that work.
+      if (handedOn && endpoint !== undefined) await nextTurn();
       if (called.type === 'stopped') {
         stop(called.reason);
         return finish('pending');
@@ -211,6 +234,9 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   }
 
   const turns = loopTurns();
+  // A run with a model called over the network (a trial's model alias need not name one: a
+  // dialogue calls its roles' models).
+  const remote = [...o.models.values()].some(m => m.endpoint !== undefined);
   const waves = [mine.filter(t => !o.stepOf(t).judgesTarget), mine.filter(t => o.stepOf(t).judgesTarget)];
   // Which trials are done, for the judges' wave: a run without judges keeps no id of its trials.
   const judged = waves[1]!.length > 0;
@@ -239,6 +265,9 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     }
     await Promise.all([...pools.values()].map(async ({ size, queue }) => {
       let next = 0;
+      // At most `size` calls in flight; with remote models twice as many trials under way, so that
+      // each answer's slot finds a trial waiting with its request built.
+      const slots = createSemaphore(size);
       const chunks = trialChunks({ store: o.store, runId: o.runId, queue, histories: hasCalls, inputs: o.inputs });
       // A worker goes on to its next trials while earlier ones' rows commit, so one commit carries
       // many trials; a trial counts as finished only once its rows are stored.
@@ -252,7 +281,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
           if (halted() || next >= queue.length) break;
           const k = next++;
           const trial = queue[k]!;
-          const r = await runTrial(trial, await chunks.take(k));
+          const r = await runTrial(trial, await chunks.take(k), slots);
           chunks.finished(k);
           behind.push(r.committed.then(() => {
             if (r.outcome === 'pending') return;
@@ -274,7 +303,8 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         }
         await Promise.all(behind);
       };
-      await Promise.all(Array.from({ length: Math.max(1, Math.min(size, queue.length)) }, worker));
+      const workers = Math.min(remote ? size * WORKERS_PER_REMOTE_SLOT : size, queue.length);
+      await Promise.all(Array.from({ length: Math.max(1, workers) }, worker));
     }));
   }
 

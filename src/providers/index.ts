@@ -4,6 +4,7 @@ export { createBaselineModel, BASELINE_NAMES, type BaselineName, type BaselineSe
 export * from './middleware/index.js';
 export * from './pricing.js';
 export { parseRetryAfter } from './shared/retry-after.js';
+export { createSemaphore, type Semaphore } from './shared/semaphore.js';
 export { isRetryableStatus, type FetchFunction } from './shared/post-json.js';
 export { createChatModel, DEFAULT_OLLAMA_BASE_URL, HTTP_PROVIDERS, type CreateChatModelOptions } from './create-chat-model.js';
 export { createScriptModel, loadScriptFile, type ScriptTurns } from './script/index.js';

@@ -27,12 +27,18 @@ it('lets the event loop turn while in-process answers keep coming, so a stop fro
   })).join('\n'));
   const store = await openStore(`sqlite:${join(dir, 'run.db')}`);
   const stop = new AbortController();
+  let armed = false;
   const { summary } = await runSuite({
     store, suites: [file], models: [{ alias: 'm', provider: 'openai', model: 'instant', spec: 'openai:instant' }], repeats: 1, seed: 1, params: {},
     testDefinitions: BUILT_IN_TESTS, scorers: builtInScorers(), createModel: () => instant, prices: { source: 'test', date: '2026-12-02', models: {} },
     useCache: false, concurrency: () => 8, stopSignal: stop.signal,
-    // Armed as the trials start: a loop held until the last trial is done would fire it only then.
-    onEvent: e => { if (e.type === 'start') setTimeout(() => stop.abort(), 5); },
+    // Armed once the first trial is stored (armed at the start, a slow first read of items let it
+    // fire before any trial ran): a loop held until the last trial is done would fire it only then.
+    onEvent: e => {
+      if (e.type !== 'trial' || armed) return;
+      armed = true;
+      setTimeout(() => stop.abort(), 5);
+    },
   });
   expect(summary.stoppedBy).toBe('interrupt');
   expect(summary.done).toBeGreaterThan(0);

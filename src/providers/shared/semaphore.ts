@@ -5,6 +5,8 @@ import { onAbort } from './on-abort.js';
 export interface Semaphore {
   acquire(signal?: AbortSignal): Promise<void>;
   release(): void;
+  /** How many wait for a slot now. */
+  queued(): number;
   /** Run `task` holding a slot. */
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
@@ -46,6 +48,7 @@ export function createSemaphore(limit: number): Semaphore {
   return {
     acquire,
     release,
+    queued: () => waiting.length,
     async run(task, signal) {
       await acquire(signal);
       try {
