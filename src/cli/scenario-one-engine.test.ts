@@ -60,4 +60,45 @@ describe('a scenario run is one engine run', () => {
     expect(md).toContain('socratic');
     expect(md).toMatch(/Personalisation/);
   });
+
+  it('rescores a run whose endpoint came from --base-url, not the environment, and adds no trial to it', async () => {
+    const server = await startOpenAICompatibleServer({
+      reply: req => {
+        const model = (req.body as { model: string }).model;
+        return { status: 200, body: openAIChatBody({ text: model.startsWith('judge') ? verdict : 'what do you notice next?' }) };
+      },
+    });
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-one-engine-'));
+    const store = `sqlite:${join(cwd, 'p.db')}`;
+    const args = ['scenario', 'run', scenario, '--model', 'teacher=openai:tutor', '--model', 'student=openai:learner',
+      '--model', 'judge_a=openai:judge-a', '--model', 'judge_b=openai:judge-b', '--base-url', server.baseURL, '--store', store];
+    const first = await runCli(args, { cwd });
+    expect(first.code, first.stderr).toBe(0);
+    const runId = first.stdout.trim().split('\n').at(-1)!;
+    const trials = () => {
+      const db = new Database(join(cwd, 'p.db'), { readonly: true });
+      const n = (db.prepare('SELECT COUNT(*) AS n FROM trials WHERE run_id = ?').get(runId) as { n: number }).n;
+      db.close();
+      return n;
+    };
+    const planned = trials();
+    const before = server.requests.length;
+    const rescored = await runCli(['rescore', runId, '--store', store], { cwd });
+    expect(rescored.code, rescored.stderr).toBe(0);
+    expect(rescored.stdout).toMatch(/rescored 48 judgment\(s\) of scn-[0-9a-f]+ from stored judge calls; 12 dialogue\(s\) with a panel score$/m);
+    expect(trials()).toBe(planned);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('rescores the shipped scripted scenario, whose models read their scripts from the file', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-one-engine-'));
+    const store = `sqlite:${join(cwd, 'p.db')}`;
+    const first = await runCli(['scenario', 'run', scenario, '--store', store], { cwd });
+    expect(first.code, first.stderr).toBe(0);
+    const runId = first.stdout.trim().split('\n').at(-1)!;
+    const rescored = await runCli(['rescore', runId, '--store', store], { cwd });
+    expect(rescored.code, rescored.stderr).toBe(0);
+    expect(rescored.stdout).toMatch(/rescored 48 judgment\(s\) of scn-[0-9a-f]+ from stored judge calls; 12 dialogue\(s\) with a panel score$/m);
+  });
 });

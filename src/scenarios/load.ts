@@ -34,6 +34,12 @@ export interface LoadScenarioOptions {
    * api_key and headers are then never sent, the key comes from OPENAI_API_KEY.
    */
   baseUrl?: string;
+  /**
+   * A stored run's endpoints (`paideia rescore`): the base URL each model (alias and spec) was
+   * called at, or null for none of its own. It wins over the file's api_base, `baseUrl` and the
+   * environment, so the models are the run's own wherever their endpoints came from.
+   */
+  endpointOf?: (alias: string, spec: string) => string | null | undefined;
 }
 
 /**
@@ -87,6 +93,7 @@ function resolveScenario(data: ExpandedScenarioFile, file: string, source: YamlS
   });
   const variantModels = variantSpecs.map(specs => new Map(Object.entries(data.models).map(([alias, config]) => [alias, resolveModel(alias, config, {
     ...(specs.get(alias) ? { override: specs.get(alias)! } : {}), ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}), env, baseDir, source, issues, warnings, keyIssues,
+    ...(o.endpointOf ? { endpointOf: o.endpointOf } : {}),
     ...(o.scriptFile ? { scriptFile: resolve(o.scriptFile) } : {}),
   })])));
   // A sweep resolves each entry once per variant; report each problem once.

@@ -116,6 +116,12 @@ export interface ResolveModelOptions {
   override?: ModelSpec;
   /** `--base-url`: the endpoint of every openai model; the file's key and headers are never sent there. */
   baseUrl?: string;
+  /**
+   * A stored run's endpoints (a rescore rebinding its models): the base URL the model of this alias
+   * and spec was called at, or null for none of its own. It wins over the file's api_base,
+   * `baseUrl` and the environment; undefined leaves the endpoint resolved as usual.
+   */
+  endpointOf?: (alias: string, spec: string) => string | null | undefined;
   env: Env;
   baseDir: string;
   scriptFile?: string;
@@ -178,6 +184,9 @@ export function resolveModel(alias: string, entry: ModelConfigInput | null, o: R
     const problem = fromEnv ? baseUrlProblem(fromEnv) : undefined;
     if (problem) o.issues.push(o.source.issue(['models', alias], `${variable}: ${problem}`));
   }
+  const stored = o.endpointOf?.(alias, spec.spec);
+  if (stored === null) delete model.apiBase;
+  else if (stored !== undefined) model.apiBase = stored;
   checkKey(model, o, entry !== null && !chosen);
   if (provider === 'baseline' && name === 'script') {
     const file = config.script !== undefined && sameProvider && !o.override ? (config.script.trim() === '' ? '' : resolve(o.baseDir, config.script)) : o.scriptFile;

@@ -33,23 +33,35 @@ export async function rescoreScenario(store: Store, runId: string, o: { file?: s
     throw new ConfigError([{ field: '--scenario', message: `the scenario file of run ${runId} (${file ?? 'unknown'}) is not there; name it with --scenario FILE` }]);
   }
   // The run's own model bindings (the `--model` overrides it was made with, every swept variant):
-  // judge trials are identified by the judge's spec, so the file alone would name other judges.
+  // judge trials are identified by the judge's spec and endpoint, so the file alone would name
+  // other judges. An alias the run gave the file's own spec is left to the file, which holds what
+  // a spec does not (a script, headers); every model keeps the endpoint the run called it at,
+  // wherever that came from (the file, --base-url, the environment).
   const bindings = new Map<string, Set<string>>();
+  const endpoints = new Map<string, string | null>();
   for (const v of stored?.variants ?? []) {
-    for (const [alias, m] of Object.entries(v.models)) (bindings.get(alias) ?? bindings.set(alias, new Set()).get(alias)!).add(m.spec);
+    for (const [alias, m] of Object.entries(v.models)) {
+      (bindings.get(alias) ?? bindings.set(alias, new Set()).get(alias)!).add(m.spec);
+      endpoints.set(`${alias}\u0000${m.spec}`, m.apiBase ?? null);
+    }
   }
-  const models = [...bindings].flatMap(([alias, specs]) => [...specs].map(spec => ({ ...parseModelSpec(spec), alias })));
-  const scenario = loadScenario(file, { models });
+  const asFiled = (alias: string, specs: Set<string>): boolean => {
+    const entry = stored?.config.models?.[alias];
+    return specs.size === 1 && !!entry && entry.model !== undefined && specs.has(`${entry.type ?? 'openai'}:${entry.model}`);
+  };
+  const models = [...bindings].filter(([alias, specs]) => !asFiled(alias, specs))
+    .flatMap(([alias, specs]) => [...specs].map(spec => ({ ...parseModelSpec(spec), alias })));
+  const scenario = loadScenario(file, { models, endpointOf: (alias, spec) => endpoints.get(`${alias}\u0000${spec}`) });
   const dialogues = (await store.listTrials(runId)).filter(t => t.target === undefined);
   const judges = planJudgeTrials(scenario, dialogues);
   await store.saveTrials(judges);
   const specs = scenario.variants.flatMap(v => [...v.models.values()].map(m => ({ ...m.spec, alias: variantAlias(scenario, v, m.alias) })));
-  const endpoints = new Map(run.config.models.map(m => [m.alias, run.config.endpoints?.[m.alias]]));
+  const called = new Map(run.config.models.map(m => [m.alias, run.config.endpoints?.[m.alias]]));
   const summary = await executeTrials({
     store, runId, trials: [...dialogues, ...judges], offline: true, models: new Map(),
     stepOf: scenarioSteps(scenario),
-    identityOf: alias => ({ spec: specs.find(s => s.alias === alias)?.spec ?? alias, endpoint: endpoints.get(alias) }),
-    cost: pricedCosts(run.prices, specs, alias => endpoints.get(alias)),
+    identityOf: alias => ({ spec: specs.find(s => s.alias === alias)?.spec ?? alias, endpoint: called.get(alias) }),
+    cost: pricedCosts(run.prices, specs, alias => called.get(alias)),
     ...(run.config.maxTokens !== undefined ? { maxTokens: run.config.maxTokens } : {}),
     poolOf: () => ({ name: 'scenario', size: 64 }),
   });

@@ -19,7 +19,7 @@ export interface StoredScenarioConfig {
   target: string;
   evaluationVersion: string | null;
   config: ScenarioFile;
-  variants: Array<{ label: string; models: Record<string, { spec: string }>; families?: Record<string, string> }>;
+  variants: Array<{ label: string; models: Record<string, { spec: string; apiBase?: string }>; families?: Record<string, string> }>;
   tasks: ScenarioTask[];
 }
 
