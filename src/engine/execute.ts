@@ -267,7 +267,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       let next = 0;
       // At most `size` calls in flight; with remote models twice as many trials under way, so that
       // each answer's slot finds a trial waiting with its request built.
-      const slots = createSemaphore(size);
+      const slots = createSemaphore(Math.max(1, size));
       const chunks = trialChunks({ store: o.store, runId: o.runId, queue, histories: hasCalls, inputs: o.inputs });
       // A worker goes on to its next trials while earlier ones' rows commit, so one commit carries
       // many trials; a trial counts as finished only once its rows are stored.
@@ -303,7 +303,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         }
         await Promise.all(behind);
       };
-      const workers = Math.min(remote ? size * WORKERS_PER_REMOTE_SLOT : size, queue.length);
+      const workers = Math.min(Math.max(1, size) * (remote ? WORKERS_PER_REMOTE_SLOT : 1), queue.length);
       await Promise.all(Array.from({ length: Math.max(1, workers) }, worker));
     }));
   }
