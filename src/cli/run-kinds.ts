@@ -85,7 +85,7 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
     async rescore(store, run, o) {
       const r = await rescoreScenario(store, run.id, o.scenario ? { file: o.scenario } : {});
       const stale = r.needsCall
-        ? `; ${r.needsCall} judgment(s) or turn(s) need new calls (the judge prompt or the dialogue changed in ${r.file}): make them with ${commandHint(['scenario', 'run', r.file], store.url)}`
+        ? `; ${r.needsCall} judgment(s) or turn(s) need new calls (the judge prompt or the dialogue changed in ${r.file}): make them with ${commandHint(['scenario', 'run', r.file, ...r.runArgs], store.url)}`
         : '';
       return `rescored ${r.judgments} judgment(s) of ${run.id} from stored judge calls; ${r.panel.aggregated} dialogue(s) with a panel score${stale}`;
     },

@@ -1,7 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './testing/run-cli.js';
@@ -89,6 +88,36 @@ describe('a scenario run is one engine run', () => {
     expect(rescored.stdout).toMatch(/rescored 48 judgment\(s\) of scn-[0-9a-f]+ from stored judge calls; 12 dialogue\(s\) with a panel score$/m);
     expect(trials()).toBe(planned);
     expect(server.requests.length).toBe(before);
+  });
+
+  it('names the run\'s own --model and --base-url in the command that makes the judgments a changed judge prompt needs', async () => {
+    const server = await startOpenAICompatibleServer({
+      reply: req => {
+        const model = (req.body as { model: string }).model;
+        return { status: 200, body: openAIChatBody({ text: model.startsWith('judge') ? verdict : 'what do you notice next?' }) };
+      },
+    });
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-one-engine-'));
+    cpSync(join(dirname(scenario), 'scripts'), join(cwd, 'scripts'), { recursive: true });
+    const file = join(cwd, 's.yaml');
+    writeFileSync(file, readFileSync(scenario, 'utf8'));
+    const store = `sqlite:${join(cwd, 'p.db')}`;
+    const first = await runCli(['scenario', 'run', file, '--model', 'teacher=openai:tutor', '--model', 'judge_a=openai:judge-a',
+      '--base-url', server.baseURL, '--store', store], { cwd });
+    expect(first.code, first.stderr).toBe(0);
+    const runId = first.stdout.trim().split('\n').at(-1)!;
+    writeFileSync(file, readFileSync(file, 'utf8').replace('You are an expert in mathematics education', 'You are a strict expert in mathematics education'));
+    const rescored = await runCli(['rescore', runId, '--store', store], { cwd });
+    expect(rescored.code, rescored.stderr).toBe(0);
+    const hint = /make them with paideia (.+)$/m.exec(rescored.stdout)?.[1];
+    expect(hint, rescored.stdout).toBeDefined();
+    const before = server.requests.length;
+    const pasted = await runCli(hint!.split(' '), { cwd });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.stdout.trim().split('\n').at(-1)).toBe(runId);
+    // Only judge_a's new judgments: 12 dialogues x 2 repeats; judge_b is the file's script.
+    expect(server.requests.length - before).toBe(24);
   });
 
   it('rescores the shipped scripted scenario, whose models read their scripts from the file', async () => {

@@ -16,6 +16,11 @@ export interface ScenarioRescore {
   needsCall: number;
   panel: JudgeSummary;
   file: string;
+  /**
+   * What `paideia scenario run FILE` needs besides the file and the store to name this run again
+   * (its `--model` bindings, the `--base-url` its openai models shared, `--repeats`), for the hint.
+   */
+  runArgs: string[];
 }
 
 /**
@@ -52,6 +57,18 @@ export async function rescoreScenario(store: Store, runId: string, o: { file?: s
   const models = [...bindings].filter(([alias, specs]) => !asFiled(alias, specs))
     .flatMap(([alias, specs]) => [...specs].map(spec => ({ ...parseModelSpec(spec), alias })));
   const scenario = loadScenario(file, { models, endpointOf: (alias, spec) => endpoints.get(`${alias}\u0000${spec}`) });
+  const runArgs = models.flatMap(m => ['--model', `${m.alias}=${m.spec}`]);
+  // One endpoint for every openai model that the file does not give it itself came from --base-url
+  // (or OPENAI_BASE_URL, which the hint then need not repeat).
+  const openai = [...endpoints].filter(([key]) => key.split('\u0000')[1]!.startsWith('openai:'));
+  const shared = new Set(openai.map(([, e]) => e));
+  const [base] = shared;
+  const fromFile = (key: string) => {
+    const entry = stored?.config.models?.[key.split('\u0000')[0]!];
+    return !models.some(m => key === `${m.alias}\u0000${m.spec}`) && !!entry && (entry.api_base ?? entry.base_url) !== undefined;
+  };
+  if (shared.size === 1 && typeof base === 'string' && openai.some(([key]) => !fromFile(key)) && process.env.OPENAI_BASE_URL !== base) runArgs.push('--base-url', base);
+  if (run.config.repeats !== scenario.globals.repeats) runArgs.push('--repeats', String(run.config.repeats));
   const dialogues = (await store.listTrials(runId)).filter(t => t.target === undefined);
   const judges = planJudgeTrials(scenario, dialogues);
   await store.saveTrials(judges);
@@ -66,5 +83,5 @@ export async function rescoreScenario(store: Store, runId: string, o: { file?: s
     poolOf: () => ({ name: 'scenario', size: 64 }),
   });
   const panel = await aggregatePanels(store, runId, scenario);
-  return { judgments: panel.judgments, needsCall: summary.needsCall, panel, file };
+  return { judgments: panel.judgments, needsCall: summary.needsCall, panel, file, runArgs };
 }
