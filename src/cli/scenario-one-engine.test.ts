@@ -14,6 +14,18 @@ afterEach(async () => {
 const scenario = new URL('../../scenarios/socratic-problem-solving.yaml', import.meta.url).pathname;
 const verdict = '<json>{"withholds_answer": true, "questioning": 4, "adaptivity": 3, "student_reasoning": 4, "encouragement": {"score": 5, "reason": "kind"}}</json>';
 
+/** One local server for every role: judges answer with the verdict, the others with a question. */
+async function judgingServer(): Promise<FakeServer> {
+  const server = await startOpenAICompatibleServer({
+    reply: req => {
+      const model = (req.body as { model: string }).model;
+      return { status: 200, body: openAIChatBody({ text: model.startsWith('judge') ? verdict : 'what do you notice next?' }) };
+    },
+  });
+  servers.push(server);
+  return server;
+}
+
 describe('a scenario run is one engine run', () => {
   it('stores one call record per request the server got (judges included); a re-run, rescore and report ask nothing', async () => {
     // Tutor, learner and both judges are served by one local server.
@@ -61,13 +73,7 @@ describe('a scenario run is one engine run', () => {
   });
 
   it('rescores a run whose endpoint came from --base-url, not the environment, and adds no trial to it', async () => {
-    const server = await startOpenAICompatibleServer({
-      reply: req => {
-        const model = (req.body as { model: string }).model;
-        return { status: 200, body: openAIChatBody({ text: model.startsWith('judge') ? verdict : 'what do you notice next?' }) };
-      },
-    });
-    servers.push(server);
+    const server = await judgingServer();
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-one-engine-'));
     const store = `sqlite:${join(cwd, 'p.db')}`;
     const args = ['scenario', 'run', scenario, '--model', 'teacher=openai:tutor', '--model', 'student=openai:learner',
@@ -91,13 +97,7 @@ describe('a scenario run is one engine run', () => {
   });
 
   it('names the run\'s own --model and --base-url in the command that makes the judgments a changed judge prompt needs', async () => {
-    const server = await startOpenAICompatibleServer({
-      reply: req => {
-        const model = (req.body as { model: string }).model;
-        return { status: 200, body: openAIChatBody({ text: model.startsWith('judge') ? verdict : 'what do you notice next?' }) };
-      },
-    });
-    servers.push(server);
+    const server = await judgingServer();
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-one-engine-'));
     cpSync(join(dirname(scenario), 'scripts'), join(cwd, 'scripts'), { recursive: true });
     const file = join(cwd, 's.yaml');

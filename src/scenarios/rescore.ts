@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { ConfigError, parseModelSpec, type Store } from '../core/index.js';
+import { ConfigError, parseModelSpec, type Env, type Store } from '../core/index.js';
 import { executeTrials } from '../engine/execute.js';
 import { pricedCosts } from '../engine/pricing.js';
 import { aggregatePanels, planJudgeTrials, type JudgeSummary } from './judge/index.js';
@@ -28,7 +28,7 @@ export interface ScenarioRescore {
  * as it is now (its rubric, weights and format), calling nothing. Judgments whose judge prompt
  * changed are counted, not made: `paideia scenario run FILE` makes them.
  */
-export async function rescoreScenario(store: Store, runId: string, o: { file?: string } = {}): Promise<ScenarioRescore> {
+export async function rescoreScenario(store: Store, runId: string, o: { file?: string; env?: Env } = {}): Promise<ScenarioRescore> {
   const run = await store.getRun(runId);
   if (!run) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}` }]);
   if (run.kind !== SCENARIO_RUN) throw new ConfigError([{ field: 'run-id', message: `run ${runId} is a ${run.kind} run, not a scenario run` }]);
@@ -37,37 +37,13 @@ export async function rescoreScenario(store: Store, runId: string, o: { file?: s
   if (!file || !existsSync(file)) {
     throw new ConfigError([{ field: '--scenario', message: `the scenario file of run ${runId} (${file ?? 'unknown'}) is not there; name it with --scenario FILE` }]);
   }
-  // The run's own model bindings (the `--model` overrides it was made with, every swept variant):
-  // judge trials are identified by the judge's spec and endpoint, so the file alone would name
-  // other judges. An alias the run gave the file's own spec is left to the file, which holds what
-  // a spec does not (a script, headers); every model keeps the endpoint the run called it at,
-  // wherever that came from (the file, --base-url, the environment).
-  const bindings = new Map<string, Set<string>>();
-  const endpoints = new Map<string, string | null>();
-  for (const v of stored?.variants ?? []) {
-    for (const [alias, m] of Object.entries(v.models)) {
-      (bindings.get(alias) ?? bindings.set(alias, new Set()).get(alias)!).add(m.spec);
-      endpoints.set(`${alias}\u0000${m.spec}`, m.apiBase ?? null);
-    }
-  }
-  const asFiled = (alias: string, specs: Set<string>): boolean => {
-    const entry = stored?.config.models?.[alias];
-    return specs.size === 1 && !!entry && entry.model !== undefined && specs.has(`${entry.type ?? 'openai'}:${entry.model}`);
-  };
-  const models = [...bindings].filter(([alias, specs]) => !asFiled(alias, specs))
-    .flatMap(([alias, specs]) => [...specs].map(spec => ({ ...parseModelSpec(spec), alias })));
-  const scenario = loadScenario(file, { models, endpointOf: (alias, spec) => endpoints.get(`${alias}\u0000${spec}`) });
-  const runArgs = models.flatMap(m => ['--model', `${m.alias}=${m.spec}`]);
-  // One endpoint for every openai model that the file does not give it itself came from --base-url
-  // (or OPENAI_BASE_URL, which the hint then need not repeat).
-  const openai = [...endpoints].filter(([key]) => key.split('\u0000')[1]!.startsWith('openai:'));
-  const shared = new Set(openai.map(([, e]) => e));
-  const [base] = shared;
-  const fromFile = (key: string) => {
-    const entry = stored?.config.models?.[key.split('\u0000')[0]!];
-    return !models.some(m => key === `${m.alias}\u0000${m.spec}`) && !!entry && (entry.api_base ?? entry.base_url) !== undefined;
-  };
-  if (shared.size === 1 && typeof base === 'string' && openai.some(([key]) => !fromFile(key)) && process.env.OPENAI_BASE_URL !== base) runArgs.push('--base-url', base);
+  const bound = storedBindings(stored);
+  const models = bound.filter(b => !b.asFiled).map(b => ({ ...parseModelSpec(b.spec), alias: b.alias }));
+  const scenario = loadScenario(file, {
+    models, ...(o.env ? { env: o.env } : {}),
+    endpointOf: (alias, spec) => bound.find(b => b.alias === alias && b.spec === spec)?.apiBase,
+  });
+  const runArgs = rerunArgs(bound, o.env ?? process.env);
   if (run.config.repeats !== scenario.globals.repeats) runArgs.push('--repeats', String(run.config.repeats));
   const dialogues = (await store.listTrials(runId)).filter(t => t.target === undefined);
   const judges = planJudgeTrials(scenario, dialogues);
@@ -84,4 +60,55 @@ export async function rescoreScenario(store: Store, runId: string, o: { file?: s
   });
   const panel = await aggregatePanels(store, runId, scenario);
   return { judgments: panel.judgments, needsCall: summary.needsCall, panel, file, runArgs };
+}
+
+/** A model binding of a stored run: who an alias was, and where it was called. */
+interface Binding {
+  alias: string;
+  spec: string;
+  /** The base URL it was called at; null: none of its own. */
+  apiBase: string | null;
+  /** The file's own model for the alias, which holds what a spec does not (a script, headers). */
+  asFiled: boolean;
+  /** The file gives it its endpoint (api_base or base_url). */
+  endpointFiled: boolean;
+}
+
+/**
+ * The run's own model bindings (the `--model` overrides it was made with, every swept variant):
+ * judge trials are identified by the judge's spec and endpoint, so the file alone would name other
+ * judges. Every model keeps the endpoint the run called it at, wherever that came from (the file,
+ * --base-url, the environment).
+ */
+function storedBindings(stored: StoredScenarioConfig | undefined): Binding[] {
+  const out: Binding[] = [];
+  const specsOf = new Map<string, Set<string>>();
+  for (const v of stored?.variants ?? []) {
+    for (const [alias, m] of Object.entries(v.models)) {
+      const specs = specsOf.get(alias) ?? specsOf.set(alias, new Set()).get(alias)!;
+      if (specs.has(m.spec)) continue;
+      specs.add(m.spec);
+      out.push({ alias, spec: m.spec, apiBase: m.apiBase ?? null, asFiled: false, endpointFiled: false });
+    }
+  }
+  for (const b of out) {
+    const entry = stored?.config.models?.[b.alias];
+    b.asFiled = specsOf.get(b.alias)!.size === 1 && entry?.model !== undefined && b.spec === `${entry.type ?? 'openai'}:${entry.model}`;
+    b.endpointFiled = b.asFiled && (entry?.api_base ?? entry?.base_url) !== undefined;
+  }
+  return out;
+}
+
+/**
+ * What `paideia scenario run FILE` needs besides the file and the store to name the run again:
+ * its `--model` bindings, and the `--base-url` its openai models shared when the file does not
+ * give it (and OPENAI_BASE_URL is not it already).
+ */
+function rerunArgs(bound: ReadonlyArray<Binding>, env: Env): string[] {
+  const args = bound.filter(b => !b.asFiled).flatMap(b => ['--model', `${b.alias}=${b.spec}`]);
+  const openai = bound.filter(b => b.spec.startsWith('openai:'));
+  const shared = new Set(openai.map(b => b.apiBase));
+  const [base] = shared;
+  if (shared.size === 1 && typeof base === 'string' && openai.some(b => !b.endpointFiled) && env.OPENAI_BASE_URL !== base) args.push('--base-url', base);
+  return args;
 }
