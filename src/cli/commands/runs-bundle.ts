@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
-import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
+import { openStore } from '../../store/index.js';
 import { renderRunBundle } from '../../web/bundle.js';
 import { environmentRedactor } from '../../web/trial-detail.js';
 import { commandHint } from '../hint.js';
@@ -15,10 +15,12 @@ interface BundleFlags { store: string; out?: string }
  */
 export function registerRunsBundle(runs: Command): void {
   runs.command('bundle <run-id>')
-    .description('write a run as one static HTML file (results, figures, trials, raw calls; no script, no server)')
+    .description('write a run as one static HTML file (results, figures, trials, raw calls; no script, no server) from the store (--store URL)')
     .option('--out <file>', 'where to write it (default <run-id>.html)')
-    .option('--store <url>', 'store URL', DEFAULT_STORE_URL)
-    .action(async (runId: string, f: BundleFlags) => {
+    // --store is the `runs` command's own option (it takes it before or after `bundle`): an option
+    // of the same name here would never be set, as commander gives the flag to `runs`.
+    .action(async (runId: string, _f: BundleFlags, cmd: Command) => {
+      const f = cmd.optsWithGlobals<BundleFlags>();
       const store = await openStore(f.store, { mustExist: true, readOnly: true });
       try {
         // Keys of this environment never reach the file, as they never reach the web app's pages.

@@ -39,4 +39,16 @@ describe('paideia runs', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no run "run-nope" in sqlite:.*; list runs with: paideia runs --store sqlite:/);
   });
+
+  it('bundle reads the store named by --store, after `bundle` or before it (the flag belongs to `runs`)', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-runs-'));
+    const store = `sqlite:${join(mkdtempSync(join(tmpdir(), 'paideia-runs-elsewhere-')), 'other.db')}`;
+    const runId = (await runCli(['run', suite, '-m', 'baseline:gold', '--repeats', '1', '--store', store], { cwd })).stdout.trim();
+    const after = await runCli(['runs', 'bundle', runId, '--out', 'after.html', '--store', store], { cwd });
+    expect(after.code, after.stderr).toBe(0);
+    expect(readFileSync(join(cwd, 'after.html'), 'utf8')).toContain(`<h1>Run ${runId}</h1>`);
+    const before = await runCli(['runs', '--store', store, 'bundle', runId, '--out', 'before.html'], { cwd });
+    expect(before.code, before.stderr).toBe(0);
+    expect(readFileSync(join(cwd, 'before.html'), 'utf8')).toContain(`<h1>Run ${runId}</h1>`);
+  });
 });
