@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RunEvent, RunKind } from '../core/index.js';
@@ -52,6 +53,20 @@ describe('startRunWith', () => {
     const outcome = await handle.done;
     expect(outcome.status).toBe('stopped');
     expect(outcome.done).toBeLessThan(50);
+  });
+
+  it('leaves no listener on the caller\'s signal once a run has settled (a worker starts a run per batch on one signal)', async () => {
+    const store = await openStore('sqlite::memory:');
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 12; i++) await startRunWith([counting], { kind: 'count', n: 1 }, { store, signal }).done;
+    await startRunWith([counting], { kind: 'nope' }, { store, signal }).done.catch(() => undefined);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    // While a run goes, aborting the caller's signal still aborts it.
+    const outer = new AbortController();
+    const handle = startRunWith([counting], { kind: 'count', n: 1 }, { store, signal: outer.signal });
+    expect(getEventListeners(outer.signal, 'abort')).toHaveLength(1);
+    await handle.done;
+    expect(getEventListeners(outer.signal, 'abort')).toHaveLength(0);
   });
 
   it('refuses an unknown kind or a config its schema rejects, naming every field', async () => {

@@ -36,9 +36,12 @@ export function startRunWith(kinds: ReadonlyArray<RunKind>, config: unknown, o: 
   const kind = kinds.find(k => k.name === kindName);
   const abort = new AbortController();
   const drain = new AbortController();
+  // The caller's signal may outlive many runs (a worker starts one per batch on one signal): the
+  // listener goes once this run has settled, so runs do not pile up listeners on it.
+  const onAbort = () => abort.abort();
   if (o.signal) {
     if (o.signal.aborted) abort.abort();
-    else o.signal.addEventListener('abort', () => abort.abort(), { once: true });
+    else o.signal.addEventListener('abort', onAbort, { once: true });
   }
   // Only the opening events are kept for late readers: a long run's trial events are not held.
   const opening: RunEvent[] = [];
@@ -69,6 +72,7 @@ export function startRunWith(kinds: ReadonlyArray<RunKind>, config: unknown, o: 
       store: o.store, signal: abort.signal, stopSignal: drain.signal, onEvent: emit, ...(o.env ? { env: o.env } : {}),
     });
   })().finally(() => {
+    o.signal?.removeEventListener('abort', onAbort);
     settled = true;
     for (const w of [...wakers]) w();
   });
