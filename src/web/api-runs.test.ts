@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandHint } from '../core/command-hint.js';
 import type { RunOutcome, Store } from '../core/index.js';
 import { loadShippedUnit, startStudyServer } from '../learning/testing/study-server.js';
 import type { FakeServer } from '../providers/testing/fake-servers.js';
@@ -92,6 +93,9 @@ describe('the runs API on a learning run', () => {
     expect(inUse.status).toBe(409);
     const answer = (await inUse.json()) as RunInUseAnswer;
     expect(answer.error).toMatch(/in use: 1 trial\(s\) held by worker w1 \(pid 7 on lab\).*\?force=1.*paideia runs delete .* --force --yes/);
+    // The command names this server's store: pasted without it, it would look in .paideia/paideia.db.
+    expect(answer.error).toContain(`or run: ${commandHint(['runs', 'delete', id, '--force', '--yes'], store.url)}`);
+    expect(answer.error).toMatch(/ --force --yes --store \S+$/);
     // Who holds it until when, for the page to say.
     expect(answer.inUse.holders).toEqual([{ workerId: 'w1', pid: 7, host: 'lab', trials: 1, expiresAt: new Date(until).toISOString() }]);
     expect((await del(`/runs/${id}?force=0`)).status).toBe(409);

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { commandHint } from '../core/command-hint.js';
 import { RunInUseError, type RunRecord, type Store } from '../core/index.js';
 import { summarizeRuns, unpricedModels } from '../report/runs-summary.js';
 import { countTrials } from '../report/trial-counts.js';
@@ -80,7 +81,7 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
     } catch (error) {
       if (error instanceof RunInUseError) {
         return c.json({
-          error: `run ${id} is in use: ${error.usage}. Stop its workers (or wait until their leases run out), then delete it; to delete it anyway (its workers can then store nothing more), send DELETE /api/runs/${id}?force=1 (the page's Delete anyway) or run: paideia runs delete ${id} --force --yes`,
+          error: `run ${id} is in use: ${error.usage}. Stop its workers (or wait until their leases run out), then delete it; to delete it anyway (its workers can then store nothing more), send DELETE /api/runs/${id}?force=1 (the page's Delete anyway) or run: ${commandHint(['runs', 'delete', id, '--force', '--yes'], store.url)}`,
           inUse: { holders: error.holders.map(h => ({ workerId: h.workerId, pid: h.pid, host: h.host, trials: h.trials, expiresAt: new Date(h.expiresAt).toISOString() })) },
         } satisfies RunInUseAnswer, 409);
       }
