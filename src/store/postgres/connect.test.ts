@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/index.js';
-import { openError } from './connect.js';
+import { checkUrl, openError } from './connect.js';
 
 describe('openError', () => {
   it('a server asking for a password the URL lacks is bad input naming PGPASSWORD, not a store fault', () => {
@@ -15,5 +15,23 @@ describe('openError', () => {
     const e = openError('postgres://ana@db:5432/lab', Object.assign(new Error('password authentication failed for user "ana"'), { code: '28P01' }));
     expect(e).toBeInstanceOf(ConfigError);
     expect(e.message).toMatch(/refused the login of ana/);
+  });
+
+  it('a URL that does not parse is bad input shown without its password, saying how to write one with # / ? in it', () => {
+    for (const [url, shown] of [
+      ['postgres://qa:pa#ss@127.0.0.1:5432/lab', 'postgres://qa:***@127.0.0.1:5432/lab'],
+      ['postgres://qa:a/b?c@db.lab/lab', 'postgres://qa:***@db.lab/lab'],
+      ['postgres://qa:secret@127.0.0.1:notaport/lab', 'postgres://qa:***@127.0.0.1:notaport/lab'],
+    ] as const) {
+      let error: unknown;
+      try { checkUrl(url); } catch (e) { error = e; }
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toContain(`"${shown}" is not a URL`);
+      expect(message).not.toMatch(/pa#ss|a\/b\?c|secret/);
+      expect(message).toMatch(/percent-encoded \(# as %23, \/ as %2F\), or left out of the URL and set in PGPASSWORD/);
+    }
+    // Without a password there is nothing to hide and nothing to encode.
+    expect(() => checkUrl('postgres://qa@127.0.0.1:notaport/lab')).toThrow(/"postgres:\/\/qa@127.0.0.1:notaport\/lab" is not a URL; expected [^;]*$/);
   });
 });

@@ -8,13 +8,26 @@ export function publicUrl(url: string): string {
   return u.toString().replace(/^(postgres(?:ql)?:\/\/[^:@/]*):?@/, '$1@');
 }
 
+/**
+ * A URL string that may not parse, with what stands between the user's `:` and the last `@`
+ * (the password, whatever characters it holds) replaced by `***`.
+ */
+export function maskPassword(url: string): string {
+  const m = /^([a-z][\w+.-]*:\/\/[^:/?#@]*):(.*)@/is.exec(url);
+  return m ? `${m[1]}:***@${url.slice(m[0].length)}` : url;
+}
+
 /** Check the URL before connecting: a typo is bad input (exit 2), named with the flag. */
 export function checkUrl(url: string): URL {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    throw new ConfigError([{ field: '--store', message: `"${url}" is not a URL; expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, e.g. postgres://paideia@127.0.0.1:5432/paideia` }]);
+    // A URL that does not parse is mostly one whose password holds # / ? or :, so it is shown
+    // with the password masked, as every other message shows the URL without it.
+    const masked = maskPassword(url);
+    const why = masked === url ? '' : '; a password with @ : / ? # or % in it must be percent-encoded (# as %23, / as %2F), or left out of the URL and set in PGPASSWORD';
+    throw new ConfigError([{ field: '--store', message: `"${masked}" is not a URL; expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, e.g. postgres://paideia@127.0.0.1:5432/paideia${why}` }]);
   }
   if (!u.hostname || u.pathname.length < 2) {
     throw new ConfigError([{ field: '--store', message: `${publicUrl(url)} names no ${u.hostname ? 'database' : 'host'}; expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` }]);
