@@ -34,4 +34,11 @@ describe('openError', () => {
     // Without a password there is nothing to hide and nothing to encode.
     expect(() => checkUrl('postgres://qa@127.0.0.1:notaport/lab')).toThrow(/"postgres:\/\/qa@127.0.0.1:notaport\/lab" is not a URL; expected [^;]*$/);
   });
+
+  it('a missing database says how to create it, also for a user who may not create databases', () => {
+    const e = openError('postgres://ana:pw@db.lab:5433/lab', Object.assign(new Error('database "lab" does not exist'), { code: '3D000' }));
+    expect(e).toBeInstanceOf(ConfigError);
+    expect(e.message).toContain('create it with: createdb -h db.lab -p 5433 -U ana lab');
+    expect(e.message).toContain('(if ana may not create databases, as a superuser: createdb -h db.lab -p 5433 -U postgres -O ana lab)');
+  });
 });

@@ -101,7 +101,12 @@ export function openError(url: string, error: unknown): Error {
   if (/SASL|password must be a string|no password was provided/i.test(detail)) {
     return say(`PostgreSQL asks ${user} for a password and none was given (printed commands leave passwords out of URLs); set it with: export PGPASSWORD=..., or put it in the URL (postgres://USER:PASSWORD@${u.host}/${db})`);
   }
-  if (code === '3D000') return say(`database "${db}" does not exist on ${u.host}; create it with: createdb -h ${u.hostname} -p ${u.port || 5432} -U ${user} ${db}`);
+  if (code === '3D000') {
+    // Most users a database is made for may not create databases themselves (createuser's
+    // default): the second command, as a superuser, makes it theirs.
+    const at = `-h ${u.hostname} -p ${u.port || 5432}`;
+    return say(`database "${db}" does not exist on ${u.host}; create it with: createdb ${at} -U ${user} ${db} (if ${user} may not create databases, as a superuser: createdb ${at} -U postgres -O ${user} ${db})`);
+  }
   if (code === '42501') {
     return say(`${user} may not create Paideia's tables in database "${db}" (${detail}); as the database owner run: GRANT CREATE ON SCHEMA public TO "${user}"; or run paideia once as a user who may`);
   }
