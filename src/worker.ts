@@ -5,7 +5,7 @@ import { commandHint } from './core/command-hint.js';
  * run has work it could take. Any number of workers, on any machines, share one PostgreSQL store.
  */
 import { ConfigError, type Env, type RunEvent, type RunOutcome, type RunRecord, type Store } from './core/index.js';
-import { loadWorkerConfig } from './engine/worker-config.js';
+import { loadRunConfig } from './engine/run-config.js';
 import { startRun, type RunConfig } from './runs.js';
 import { batchView } from './worker-view.js';
 
@@ -43,7 +43,7 @@ const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>(resolve =>
 
 /** The config a worker starts a stored run with: the one it was planned with, or a plain resume. */
 async function configOf(store: Store, run: RunRecord, o: WorkerOptions): Promise<RunConfig> {
-  const stored = await loadWorkerConfig(store, run.id);
+  const stored = await loadRunConfig(store, run.id);
   const base = stored ?? (run.kind === 'scenario'
     ? { kind: 'scenario', file: run.config.suites[0], repeats: run.config.repeats }
     : { kind: run.kind, resume: run.id });
@@ -83,7 +83,7 @@ async function workOn(run: RunRecord, entry: WorkerSummary['runs'][number], o: W
   for (;;) {
     if (o.stopSignal?.aborted || o.signal?.aborted) return 'stopped';
     const view = batchView(o.store, run.id, () => batch);
-    const handle = startRun(config, { store: view.store, ...(o.signal ? { signal: o.signal } : {}), ...(o.env ? { env: o.env } : {}) });
+    const handle = startRun(config, { store: view.store, keepConfig: false, ...(o.signal ? { signal: o.signal } : {}), ...(o.env ? { env: o.env } : {}) });
     handle.on(e => {
       if (e.type === 'trial') entry[e.status]++;
       if (e.type === 'planned' && o.batch === undefined) batch = Math.max(batch, Math.ceil(e.trials / 50));
@@ -116,7 +116,7 @@ async function workOn(run: RunRecord, entry: WorkerSummary['runs'][number], o: W
 /** Close a run nobody works on: the run kind itself decides its status (blocked judges included). */
 async function finish(run: RunRecord, config: RunConfig, o: WorkerOptions): Promise<End> {
   try {
-    await startRun(config, { store: o.store, ...(o.env ? { env: o.env } : {}) }).done;
+    await startRun(config, { store: o.store, keepConfig: false, ...(o.env ? { env: o.env } : {}) }).done;
     return 'finished';
   } catch (error) {
     if (error instanceof ConfigError && /is being run by process/.test(error.message)) return 'waiting';

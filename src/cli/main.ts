@@ -60,7 +60,7 @@ try {
   } else if (error instanceof StoreError) {
     process.stderr.write(`error: ${stripControl(error.message)}\n`);
     const resume = error.storeUrl ? commandHint(['run', '--resume', error.runId ?? ''], error.storeUrl) : [...commandPrefix(), 'run', '--resume', error.runId ?? ''].map(shellWord).join(' ');
-    if (error.runId) process.stderr.write(`run ${error.runId} keeps everything stored before the failure; once the store is fixed, resume it with the same command (${resume}, or the scenario run command with --resume)\n`);
+    if (error.runId) process.stderr.write(`run ${error.runId} keeps everything stored before the failure; once the store is fixed, resume it with: ${resume}\n`);
     process.exitCode = EXIT.storeFailed;
   } else if (PaideiaError.isInstance(error)) {
     process.stderr.write(`error: ${stripControl(error.message)}\n`);

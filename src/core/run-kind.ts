@@ -39,4 +39,10 @@ export interface RunKind<Config extends { kind: string } = { kind: string }> {
   readonly name: Config['kind'];
   readonly configSchema: z.ZodType<Config>;
   start(config: Config, context: RunContext): Promise<RunOutcome>;
+  /**
+   * The config that continues a run started with `config`, from any directory and with nothing
+   * planned twice (paths absolute, no plan-only). The engine stores it with the run when the run is
+   * planned; `paideia run --resume ID` and `paideia worker` start the run again from it.
+   */
+  resumeConfig(config: Config, runId: string): Config;
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RunEvent, RunKind } from '../core/index.js';
 import { openStore } from '../store/index.js';
+import { loadRunConfig } from './run-config.js';
 import { startRunWith } from './start.js';
 
 /** A kind that plans three trials and reports them one by one, stopping early when told to. */
@@ -25,6 +26,7 @@ const counting: RunKind<{ kind: 'count'; n: number }> = {
     }
     return { runId: 'run-count', status: done === c.n ? 'completed' : 'stopped', done, failed: 0, pending: c.n - done, spentUsd: 0 };
   },
+  resumeConfig: c => ({ ...c, n: c.n + 100 }),
 };
 
 describe('startRunWith', () => {
@@ -43,6 +45,16 @@ describe('startRunWith', () => {
     const late: string[] = [];
     for await (const e of handle.events()) late.push(e.type);
     expect(late).toEqual(['planned', 'start']);
+  });
+
+  it('stores the config that continues the run when it is planned, unless told not to (a worker joining it)', async () => {
+    const store = await openStore('sqlite::memory:');
+    await startRunWith([counting], { kind: 'count', n: 2 }, { store }).done;
+    expect(await loadRunConfig(store, 'run-count')).toEqual({ kind: 'count', n: 102 });
+    await startRunWith([counting], { kind: 'count', n: 1 }, { store, keepConfig: false }).done;
+    expect(await loadRunConfig(store, 'run-count')).toEqual({ kind: 'count', n: 102 });
+    await startRunWith([counting], { kind: 'count', n: 1 }, { store }).done;
+    expect(await loadRunConfig(store, 'run-count')).toEqual({ kind: 'count', n: 101 });
   });
 
   it('stop() lets the kind finish what it has and end stopped', async () => {

@@ -1,3 +1,4 @@
+import { saveRunConfig } from './run-config.js';
 import { ConfigError, type Env, type RunEvent, type RunKind, type RunOutcome, type Store } from '../core/index.js';
 
 /** A started run: its event stream, its end, and the two ways to stop it. */
@@ -24,6 +25,11 @@ export interface StartOptions {
   /** Aborting it aborts the run (calls in flight included). */
   signal?: AbortSignal;
   env?: Env;
+  /**
+   * Store the run's resume config when it is planned (default true). A worker joins a run with
+   * its own concurrency: that must not change how the run's other sessions continue it.
+   */
+  keepConfig?: boolean;
 }
 
 /**
@@ -52,9 +58,20 @@ export function startRunWith(kinds: ReadonlyArray<RunKind>, config: unknown, o: 
   let rejectId!: (e: unknown) => void;
   const runId = new Promise<string>((resolve, reject) => { resolveId = resolve; rejectId = reject; });
   runId.catch(() => undefined);
+  // Set once the config is checked: the run keeps it the moment it is planned, so a resume by id
+  // (or a worker) finds it even if this process is killed right after.
+  let keepConfig: ((runId: string) => Promise<void>) | undefined;
+  let kept: Promise<void> = Promise.resolve();
   const emit = (e: RunEvent) => {
     if (e.type === 'planned' || e.type === 'start') opening.push(e);
-    if (e.type === 'planned') resolveId(e.runId);
+    if (e.type === 'planned') {
+      resolveId(e.runId);
+      if (keepConfig) {
+        kept = keepConfig(e.runId);
+        // Awaited when the run ends; until then a failed write must not count as unhandled.
+        kept.catch(() => undefined);
+      }
+    }
     for (const l of listeners) l(e);
     for (const w of [...wakers]) w();
   };
@@ -68,9 +85,14 @@ export function startRunWith(kinds: ReadonlyArray<RunKind>, config: unknown, o: 
     if (!parsed.success) {
       throw new ConfigError(parsed.error.issues.map(i => ({ field: i.path.map(String).join('.') || '(config)', message: i.message })));
     }
-    return kind.start(parsed.data, {
-      store: o.store, signal: abort.signal, stopSignal: drain.signal, onEvent: emit, ...(o.env ? { env: o.env } : {}),
-    });
+    if (o.keepConfig !== false) keepConfig = runId => saveRunConfig(o.store, runId, kind.resumeConfig(parsed.data, runId));
+    try {
+      return await kind.start(parsed.data, {
+        store: o.store, signal: abort.signal, stopSignal: drain.signal, onEvent: emit, ...(o.env ? { env: o.env } : {}),
+      });
+    } finally {
+      await kept;
+    }
   })().finally(() => {
     o.signal?.removeEventListener('abort', onAbort);
     settled = true;

@@ -4,9 +4,9 @@ import { filePath } from '../core/config/file-path.js';
 import { ConfigError, parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
 import { loadPriceTable } from '../providers/pricing.js';
 import { unpricedForCap } from '../engine/pricing.js';
-import { saveWorkerConfig } from '../engine/worker-config.js';
+import { checkContinues } from '../engine/run-config.js';
 import { loadScenario } from './load.js';
-import { SCENARIO_RUN, runScenario, scenarioSpecs, type ScenarioRunSummary } from './run.js';
+import { SCENARIO_RUN, runScenario, scenarioRunId, scenarioSpecs, type ScenarioRunSummary } from './run.js';
 
 /** A scenario run as a library user, the CLI or the web app describes it. */
 export const ScenarioRunConfigSchema = z.strictObject({
@@ -34,6 +34,8 @@ export const ScenarioRunConfigSchema = z.strictObject({
   maxInFlight: z.number().int().min(1).optional(),
   /** Plan and store the run, call nothing: `paideia worker` processes run it (from the config stored with it). */
   planOnly: z.boolean().default(false),
+  /** The stored run this config continues (set in the config a run keeps); refused if the file now describes another. */
+  resume: z.string().min(1).optional(),
 });
 
 export type ScenarioRunConfig = z.input<typeof ScenarioRunConfigSchema>;
@@ -51,7 +53,10 @@ export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchem
   // A model with no key at a host that needs one would fail every call after its retries.
   if (scenario.keyIssues.length > 0) throw new ConfigError(scenario.keyIssues);
   for (const message of scenario.warnings) ctx.onEvent({ type: 'warning', message });
-  const prices = loadPriceTable(c.prices);
+  const runId = scenarioRunId(scenario, c.repeats ?? scenario.globals.repeats);
+  checkContinues(c.resume, runId, `the scenario ${c.file} with these models`);
+  // A stored run prices with the table it was planned with (a resume or a worker gives none).
+  const prices = (await ctx.store.getRun(runId))?.prices ?? loadPriceTable(c.prices);
   unpricedForCap(prices, scenarioSpecs(scenario), c.costCapUsd);
   const { run, summary } = await runScenario({
     scenario, store: ctx.store, ...(c.repeats ? { repeats: c.repeats } : {}), judge: c.judge, retryErrors: c.retryErrors, prices,
@@ -66,13 +71,6 @@ export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchem
       },
     } : {}),
   });
-  // Workers start the run from what it was planned with; paths as absolute ones (a worker may
-  // start elsewhere: on another machine the files must be at the same paths), prices stored with the run.
-  if (c.planOnly) {
-    await saveWorkerConfig(ctx.store, run.id, {
-      ...c, file: resolve(c.file), ...(c.script ? { script: resolve(c.script) } : {}), prices: undefined, planOnly: false,
-    });
-  }
   const failed = summary.failed + (summary.judging?.failed ?? 0);
   return {
     runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.ended + summary.capped, failed,
@@ -87,4 +85,7 @@ export const scenarioRunKind: RunKind<z.output<typeof ScenarioRunConfigSchema>> 
   name: SCENARIO_RUN,
   configSchema: ScenarioRunConfigSchema,
   start: startScenarioRun,
+  // Paths absolute (a resume or a worker may start elsewhere: on another machine the files must be
+  // at the same paths); the price table is the one stored with the run.
+  resumeConfig: (c, runId) => ({ ...c, resume: runId, file: resolve(c.file), ...(c.script ? { script: resolve(c.script) } : {}), prices: undefined, planOnly: false }),
 };

@@ -1,8 +1,8 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { filePath } from '../core/config/file-path.js';
 import { ConfigError, parseModelSpec, type ChatParams, type ModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
 import { buildModels } from '../engine/models.js';
-import { saveWorkerConfig } from '../engine/worker-config.js';
 import { runEndpoints } from '../engine/endpoints.js';
 import { unpricedForCap } from '../engine/pricing.js';
 import { HTTP_PROVIDERS } from '../providers/index.js';
@@ -127,9 +127,6 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
     concurrency: provider => (provider === 'baseline' || provider === 'replay' ? Math.max(c.concurrency, 16) : c.concurrency),
     ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.stopSignal ? { stopSignal: ctx.stopSignal } : {}), onEvent: ctx.onEvent,
   });
-  // Workers rebuild the run from what it was planned with: its cap, concurrency and call options
-  // (the price table is stored with the run).
-  if (c.planOnly) await saveWorkerConfig(store, run.id, { ...c, suites: [], models: [], judges: undefined, judgeFamilies: undefined, prices: undefined, planOnly: false, resume: run.id });
   return {
     runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.done, failed: summary.failed, pending: summary.pending,
     spentUsd: summary.spentUsd, ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}),
@@ -166,4 +163,10 @@ export const suiteRunKind: RunKind<z.output<typeof SuiteRunConfigSchema>> = {
   name: SUITE_RUN,
   configSchema: SuiteRunConfigSchema as unknown as z.ZodType<z.output<typeof SuiteRunConfigSchema>>,
   start: startSuiteRun,
+  // The stored run holds the plan, its models and judges; what continues it is its cap,
+  // concurrency and call options (the price table is stored with the run).
+  resumeConfig: (c, runId) => ({
+    ...c, suites: [], models: [], judges: undefined, judgeFamilies: undefined, prices: undefined, planOnly: false, resume: runId,
+    ...(c.script ? { script: resolve(c.script) } : {}),
+  }),
 };

@@ -1,4 +1,5 @@
 import { PAIDEIA_VERSION } from '../core/version.js';
+import { commandHint } from '../core/command-hint.js';
 import {
   ConfigError, contentHash, parseModelSpec, type ChatModel, type ChatParams, type ModelSpec, type PriceTable,
   type RunRecord, type StepKind, type Store, type TestDefinition, type Trial, type VersionedItem,
@@ -212,7 +213,8 @@ export function suiteSteps(a: {
 async function storedRun(o: RunSuiteOptions, id: string): Promise<RunRecord> {
   const run = await o.store.getRun(id);
   if (!run) throw new ConfigError([{ field: '--resume', message: `no run "${id}" in ${o.store.url}` }]);
-  if (run.kind !== SUITE_RUN) throw new ConfigError([{ field: '--resume', message: `run ${id} is a ${run.kind} run; resume it with the command that made it (e.g. paideia scenario run)` }]);
+  // The CLI's `run --resume` sends other kinds to their own; a library caller asked for the wrong kind.
+  if (run.kind !== SUITE_RUN) throw new ConfigError([{ field: '--resume', message: `run ${id} is a ${run.kind} run, not a suite run; resume it with: ${commandHint(['run', '--resume', id], o.store.url)}` }]);
   return run;
 }
 

@@ -10,6 +10,7 @@ import { commandHint } from '../hint.js';
 import { createProgress } from '../progress.js';
 import { stopOnSignals } from '../signals.js';
 import { printTerminalSummary } from '../terminal-summary.js';
+import { resumeOtherKind } from './resume.js';
 import { tests } from '../wiring.js';
 
 export interface RunFlags {
@@ -90,7 +91,12 @@ export function addRunFlags(cmd: Command): Command {
 }
 
 /** Run item suites against models; exit code says whether everything finished. */
-export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId: string; exitCode: number }> {
+export async function runCommand(suites: string[], f: RunFlags, given: ReadonlySet<string> = new Set()): Promise<{ runId: string; exitCode: number }> {
+  // Runs of every kind resume here; a suite run's resume reads its stored plan below.
+  if (f.resume) {
+    const other = await resumeOtherKind({ ...f, resume: f.resume }, suites, given);
+    if (other) return other;
+  }
   const specs = (f.model ?? []).map(m => parseModelSpec(m, { field: '--model' }));
   if (!f.resume && specs.length === 0) throw new ConfigError([{ field: '--model', message: 'name at least one model, e.g. --model baseline:gold --model openai:gpt-4.1-mini' }]);
   if (!f.resume && suites.length === 0) throw new ConfigError([{ field: 'suites', message: 'name at least one item file or folder, e.g. data/samples/irish' }]);
@@ -182,8 +188,10 @@ export async function runCommand(suites: string[], f: RunFlags): Promise<{ runId
 
 export function registerRun(program: Command): void {
   addRunFlags(program.command('run').description('run item suites (JSONL files or folders) against models').argument('[suites...]', 'item files or folders'))
-    .action(async (suites: string[], flags: RunFlags) => {
-      const { runId, exitCode } = await runCommand(suites, flags);
+    .action(async (suites: string[], flags: RunFlags, cmd: Command) => {
+      // Flags typed on the command line, not commander's defaults: a resume keeps the stored ones.
+      const given = new Set(Object.keys(flags).filter(k => cmd.getOptionValueSource(k) === 'cli'));
+      const { runId, exitCode } = await runCommand(suites, flags, given);
       process.stdout.write(`${runId}\n`);
       process.exitCode = exitCode;
     });

@@ -42,6 +42,8 @@ export const LearningRunConfigSchema = z.strictObject({
   maxAttempts: z.number().int().min(1).default(5),
   timeoutMs: z.number().int().min(1).optional(),
   retryErrors: z.boolean().default(false),
+  /** The stored run this config continues (set in the config a run keeps); refused if the units now make another. */
+  resume: z.string().min(1).optional(),
 });
 
 export type LearningRunConfig = z.input<typeof LearningRunConfigSchema>;

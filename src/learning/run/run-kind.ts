@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { RunKind } from '../../core/index.js';
 import { LEARNING_RUN, LearningRunConfigSchema, type LearningRunSettings } from './config.js';
 
@@ -12,4 +13,5 @@ export const learningRunKind: RunKind<LearningRunSettings> = {
   name: LEARNING_RUN,
   configSchema: LearningRunConfigSchema as unknown as RunKind<LearningRunSettings>['configSchema'],
   start: async (config, context) => (await import('./run.js')).runLearningStudy(config, context),
+  resumeConfig: (c, runId) => ({ ...c, resume: runId, ...(c.unitPaths ? { unitPaths: c.unitPaths.map(p => resolve(p)) } : {}), ...(c.prices ? { prices: resolve(c.prices) } : {}) }),
 };

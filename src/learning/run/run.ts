@@ -6,6 +6,7 @@ import { executeTrials } from '../../engine/execute.js';
 import { DEFAULT_MAX_TOKENS } from '../../engine/limits.js';
 import { buildModels } from '../../engine/models.js';
 import { pricedCosts, unpricedForCap } from '../../engine/pricing.js';
+import { checkContinues } from '../../engine/run-config.js';
 import { loadPriceTable } from '../../providers/pricing.js';
 import { findUnit, loadUnits } from '../units/load.js';
 import { deckStep } from '../steps/deck-step.js';
@@ -61,6 +62,7 @@ export async function runLearningStudy(s: LearningRunSettings, ctx: RunContext, 
     repeats: s.repeats, puzzleContext: s.puzzleContext, frames: s.frames, inject: s.inject, seed: s.seed, versions: VERSIONS,
   };
   const runId = `lrn-${contentHash(study, 16)}`;
+  checkContinues(s.resume, runId, 'the learning study (its units, roles and settings)');
   const existing = await store.getRun(runId);
   const models = await buildModels(roles.models, {
     store, seed: s.seed, maxAttempts: s.maxAttempts, ...(ctx.env ? { env: ctx.env } : {}), ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),

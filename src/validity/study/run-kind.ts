@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { filePath } from '../../core/config/file-path.js';
 import type { RunContext, RunKind, RunOutcome } from '../../core/index.js';
@@ -26,6 +27,8 @@ export const StudyRunConfigSchema = z.strictObject({
   requestsPerMinute: z.number().int().min(1).optional(),
   maxAttempts: z.number().int().min(1).default(5),
   timeoutMs: z.number().int().min(1).optional(),
+  /** The stored run this config continues (set in the config a run keeps); refused if the study now describes another. */
+  resume: z.string().min(1).optional(),
 });
 
 export type StudyRunConfig = z.input<typeof StudyRunConfigSchema>;
@@ -49,7 +52,7 @@ export async function startStudyRun(c: z.output<typeof StudyRunConfigSchema>, ct
     ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
   });
   const { run, summary } = await runStudy({
-    study, store: ctx.store, models, prices, retryErrors: c.retryErrors, ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}),
+    study, store: ctx.store, models, prices, ...(c.resume ? { resume: c.resume } : {}), retryErrors: c.retryErrors, ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}),
     concurrency: provider => (provider === 'baseline' ? Math.max(c.concurrency, 16) : c.concurrency),
     ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.stopSignal ? { stopSignal: ctx.stopSignal } : {}), onEvent: ctx.onEvent,
   });
@@ -67,4 +70,5 @@ export const studyRunKind: RunKind<z.output<typeof StudyRunConfigSchema>> = {
   name: STUDY_RUN,
   configSchema: StudyRunConfigSchema as unknown as z.ZodType<z.output<typeof StudyRunConfigSchema>>,
   start: startStudyRun,
+  resumeConfig: (c, runId) => ({ ...c, resume: runId, file: resolve(c.file), ...(c.prices ? { prices: resolve(c.prices) } : {}) }),
 };

@@ -4,6 +4,7 @@ import {
 import { executeTrials } from '../../engine/execute.js';
 import { DEFAULT_MAX_TOKENS } from '../../engine/limits.js';
 import { pricedCosts } from '../../engine/pricing.js';
+import { checkContinues } from '../../engine/run-config.js';
 import { studyHash, type Study } from './load.js';
 import { planStudyTrials, STUDY_RUN, studyRunId } from './plan.js';
 import { ratingStep } from './step.js';
@@ -19,6 +20,8 @@ export interface RunStudyOptions {
   prices: PriceTable;
   costCapUsd?: number;
   retryErrors?: boolean;
+  /** The stored run this must continue: refused if the study (or a rater's endpoint) now makes another. */
+  resume?: string;
   concurrency: (provider: string) => number;
   signal?: AbortSignal;
   stopSignal?: AbortSignal;
@@ -35,6 +38,7 @@ export async function runStudy(o: RunStudyOptions): Promise<{ run: RunRecord; su
   const endpoints = Object.fromEntries([...o.models].flatMap(([alias, m]) => (m.endpoint ? [[alias, m.endpoint]] : [])));
   const baselines = [...o.models].filter(([, m]) => m.isBaseline).map(([alias]) => alias);
   const runId = studyRunId(study, endpoints);
+  checkContinues(o.resume, runId, `the study ${study.file}`);
   const now = new Date().toISOString();
   const run = await store.openRun({
     id: runId, kind: STUDY_RUN, createdAt: now, updatedAt: now, status: 'running', prices: o.prices, paideiaVersion: PAIDEIA_VERSION,

@@ -1,0 +1,122 @@
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../../providers/testing/fake-servers.js';
+import { runCli } from '../testing/run-cli.js';
+import { runPasted } from '../testing/run-pasted.js';
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map(s => s.close()));
+});
+
+const shipped = new URL('../../../scenarios/socratic-problem-solving.yaml', import.meta.url).pathname;
+
+/** A folder holding the scenario (run by a relative path), a price table, and a folder elsewhere to resume from. */
+function workspace(): { cwd: string; elsewhere: string; store: string } {
+  const cwd = mkdtempSync(join(tmpdir(), 'paideia-resume-'));
+  cpSync(shipped, join(cwd, 'socratic.yaml'));
+  // Its judges are scripted: their scripts sit beside it.
+  cpSync(new URL('../../../scenarios/scripts', import.meta.url).pathname, join(cwd, 'scripts'), { recursive: true });
+  writeFileSync(join(cwd, 'prices.json'), JSON.stringify({ source: 'test', date: '2026-12-03', models: { 'openai:tutor': { input: 50, output: 50 }, 'openai:learner': { input: 50, output: 50 }, 'baseline:*': { input: 0, output: 0 } } }));
+  const elsewhere = join(cwd, 'elsewhere');
+  mkdirSync(elsewhere);
+  return { cwd, elsewhere, store: `sqlite:${join(cwd, 'p.db')}` };
+}
+
+const hintAfter = (stderr: string, lead: string): string => {
+  const line = stderr.split('\n').find(l => l.includes(lead));
+  expect(line, `no "${lead}" in:\n${stderr}`).toBeDefined();
+  return line!.slice(line!.indexOf(lead) + lead.length).trim();
+};
+
+describe('paideia run --resume ID continues a run of any kind from the config it keeps', () => {
+  it('a scenario run stopped by its cost cap, resumed by id from another folder, asks only for what is not stored', async () => {
+    const server = await startOpenAICompatibleServer({
+      reply: () => ({ status: 200, body: openAIChatBody({ text: 'What do you notice?', usage: { prompt_tokens: 20, completion_tokens: 8 } }) }),
+    });
+    servers.push(server);
+    const { cwd, elsewhere, store } = workspace();
+    // A $0.30 cap lets about one turn run at a time (each reserved at its worst case, ~$0.21).
+    const capped = await runCli(['scenario', 'run', 'socratic.yaml', '-m', 'teacher=openai:tutor', '-m', 'student=openai:learner',
+      '--prices', 'prices.json', '--base-url', server.baseURL, '--cost-cap', '0.3', '--store', store], { cwd, env: { OPENAI_API_KEY: 'k' } });
+    expect(capped.code, capped.stderr).toBe(3);
+    const runId = capped.stdout.trim().split('\n').at(-1)!;
+    expect(runId).toMatch(/^scn-/);
+    const stored = server.requests.length;
+
+    // By id, from a folder where the relative scenario path means nothing; the same cap stops it again.
+    const again = await runCli(['run', '--resume', runId, '--cost-cap', '0.3', '--store', store], { cwd: elsewhere, env: { OPENAI_API_KEY: 'k' } });
+    expect(again.code, again.stderr).toBe(3);
+    expect(again.stdout.trim()).toBe(runId);
+    expect(again.stderr).toMatch(/cost cap of \$0\.3/);
+    // Its hint, pasted, raises the cap and finishes the run.
+    const hint = hintAfter(again.stderr, 'resume with:');
+    expect(hint).toMatch(new RegExp(`^paideia run --resume ${runId} --cost-cap 1 --store `));
+    const pasted = await runPasted(hint, { cwd: elsewhere, env: { OPENAI_API_KEY: 'k' } });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(server.requests.length).toBeGreaterThan(stored);
+    const db = new Database(join(cwd, 'p.db'), { readonly: true });
+    const served = (db.prepare(`SELECT COUNT(*) AS n FROM calls WHERE run_id = ? AND json_extract(request, '$.context.role') != 'judge'`).get(runId) as { n: number }).n;
+    const status = (db.prepare('SELECT status FROM runs WHERE id = ?').get(runId) as { status: string }).status;
+    const runs = (db.prepare('SELECT COUNT(*) AS n FROM runs').get() as { n: number }).n;
+    db.close();
+    // One run, finished, every request the server got a stored call: nothing was asked twice.
+    expect(status).toBe('completed');
+    expect(runs).toBe(1);
+    expect(served).toBe(server.requests.length);
+    const report = await runCli(['report', runId, '--store', store, '--format', 'md', '--out', '-'], { cwd: elsewhere });
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(/socratic/i);
+  });
+
+  it('names the flags a stored scenario run does not take, and refuses a run whose scenario file changed since', async () => {
+    const server = await startOpenAICompatibleServer({
+      reply: () => ({ status: 200, body: openAIChatBody({ text: 'What do you notice?', usage: { prompt_tokens: 20, completion_tokens: 8 } }) }),
+    });
+    servers.push(server);
+    const { cwd, store } = workspace();
+    const planned = await runCli(['scenario', 'run', 'socratic.yaml', '-m', 'teacher=openai:tutor', '-m', 'student=openai:learner',
+      '--base-url', server.baseURL, '--plan-only', '--store', store], { cwd });
+    expect(planned.code, planned.stderr).toBe(0);
+    const runId = planned.stdout.trim().split('\n').at(-1)!;
+    const file = join(cwd, 'socratic.yaml');
+    const original = (await import('node:fs')).readFileSync(file, 'utf8');
+    writeFileSync(file, original.replace(/^name: .*$/m, 'name: edited-since'));
+    const refused = await runCli(['run', '--resume', runId, '--store', store], { cwd, env: { OPENAI_API_KEY: 'k' } });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(new RegExp(`run ${runId} cannot be continued: the scenario .*socratic\\.yaml with these models now describes another run`));
+    expect(server.requests.length).toBe(0);
+    const db = new Database(join(cwd, 'p.db'), { readonly: true });
+    expect((db.prepare('SELECT COUNT(*) AS n FROM runs').get() as { n: number }).n).toBe(1);
+    db.close();
+
+    writeFileSync(file, original);
+    const resumed = await runCli(['run', '--resume', runId, '--concurrency', '2', '--tests', 'grammar_forms', '--store', store], { cwd, env: { OPENAI_API_KEY: 'k' } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/ignoring --tests, --concurrency/);
+    expect(server.requests.length).toBeGreaterThan(0);
+  });
+
+  it('a rating study stopped by its cap resumes by id from another folder, with its price table, asking each cell once', async () => {
+    const server = await startOpenAICompatibleServer(() => ({ status: 200, body: openAIChatBody({ text: 'Rating: 2', usage: { prompt_tokens: 50, completion_tokens: 10 } }) }));
+    servers.push(server);
+    const { cwd, elsewhere, store } = workspace();
+    writeFileSync(join(cwd, 'study.yaml'), ['name: cap', 'observations:', '  - { id: o1, text: "Teacher: What do you notice?" }',
+      '  - { id: o2, text: "Teacher: Open your books." }', 'items:', '  - { id: uptake, construct: builds on what the student said, scale: { min: 1, max: 3 } }',
+      'raters: { r: "openai:rater" }', 'params: { max_tokens: 300 }', ''].join('\n'));
+    writeFileSync(join(cwd, 'rater-prices.json'), JSON.stringify({ source: 'test', date: '2026-12-03', models: { 'openai:rater': { input: 1, output: 2 } } }));
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'k' };
+    const first = await runCli(['validity', 'run', 'study.yaml', '--prices', 'rater-prices.json', '--cost-cap', '0.001', '--concurrency', '1', '--store', store], { cwd, env });
+    expect(first.code, first.stderr).toBe(3);
+    const runId = first.stdout.trim();
+    expect(server.requests.length).toBeLessThan(6);
+    const resumed = await runCli(['run', '--resume', runId, '--cost-cap', '1', '--store', store], { cwd: elsewhere, env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout.trim()).toBe(runId);
+    // 2 observations x 1 item x 3 prompt families x 1 rater, each asked once over both sessions.
+    expect(server.requests.length).toBe(6);
+  });
+});

@@ -1,0 +1,121 @@
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { ConfigError, type RunOutcome, type RunRecord, type Store } from '../../core/index.js';
+import { loadRunConfig } from '../../engine/run-config.js';
+import { BUILT_IN_RUN_KINDS, startRun, type RunConfig } from '../../runs.js';
+import { openStore } from '../../store/index.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { commandHint } from '../hint.js';
+import { nonNegative, numberFlag, positiveInt } from '../options.js';
+import { createProgress } from '../progress.js';
+import { runKindOf } from '../run-kinds.js';
+import { stopOnSignals } from '../signals.js';
+
+/** The flags of `paideia run` a resume of another kind reads (a subset of its RunFlags). */
+export interface ResumeFlags {
+  store: string;
+  costCap?: string; baseUrl?: string; concurrency?: string; rpm?: string; tpm?: string; maxInFlight?: string;
+  maxAttempts?: string; timeout?: string; script?: string; retryErrors?: boolean; report?: string;
+}
+
+/**
+ * The flags of `paideia run` that say how a stored run continues, as the keys of a run-kind
+ * config. Only flags given on the command line count: the stored config's values are the defaults.
+ */
+const CONTINUE_FLAGS: ReadonlyArray<{ flag: keyof ResumeFlags; name: string; key: string; value: (f: ResumeFlags) => unknown }> = [
+  { flag: 'costCap', name: '--cost-cap', key: 'costCapUsd', value: f => numberFlag('--cost-cap', f.costCap, nonNegative, 'an amount in USD >= 0') },
+  { flag: 'baseUrl', name: '--base-url', key: 'baseUrl', value: f => f.baseUrl },
+  { flag: 'concurrency', name: '--concurrency', key: 'concurrency', value: f => numberFlag('--concurrency', f.concurrency, positiveInt, 'a whole number >= 1') },
+  { flag: 'rpm', name: '--rpm', key: 'requestsPerMinute', value: f => numberFlag('--rpm', f.rpm, positiveInt, 'a whole number >= 1') },
+  { flag: 'tpm', name: '--tpm', key: 'tokensPerMinute', value: f => numberFlag('--tpm', f.tpm, positiveInt, 'a whole number >= 1') },
+  { flag: 'maxInFlight', name: '--max-in-flight', key: 'maxInFlight', value: f => numberFlag('--max-in-flight', f.maxInFlight, positiveInt, 'a whole number >= 1') },
+  { flag: 'maxAttempts', name: '--max-attempts', key: 'maxAttempts', value: f => numberFlag('--max-attempts', f.maxAttempts, positiveInt, 'a whole number >= 1') },
+  { flag: 'timeout', name: '--timeout', key: 'timeoutMs', value: f => numberFlag('--timeout', f.timeout, positiveInt, 'milliseconds >= 1') },
+  { flag: 'script', name: '--script', key: 'script', value: f => (f.script ? resolve(f.script) : undefined) },
+];
+
+/** Flags that describe a new suite run: a stored run of another kind keeps what it was planned with. */
+const PLAN_FLAGS: ReadonlyArray<{ flag: string; name: string }> = [
+  { flag: 'model', name: '--model' }, { flag: 'tests', name: '--tests' }, { flag: 'temperature', name: '--temperature' },
+  { flag: 'maxTokens', name: '--max-tokens' }, { flag: 'prices', name: '--prices' }, { flag: 'endpoint', name: '--endpoint' },
+  { flag: 'judge', name: '--judge' }, { flag: 'judgeFamily', name: '--judge-family' }, { flag: 'judgeBaseUrl', name: '--judge-base-url' },
+  { flag: 'repeats', name: '--repeats' }, { flag: 'seed', name: '--seed' }, { flag: 'planOnly', name: '--plan-only' }, { flag: 'cache', name: '--no-cache' },
+];
+
+/** How to continue a run stored before runs kept their config: the command that made it. */
+function madeWith(run: RunRecord): string {
+  if (run.kind === 'scenario') return `paideia scenario run ${run.config.suites[0] ?? 'FILE'} --resume, with the -m flags it was made with`;
+  if (run.kind === 'validity') return 'paideia validity run STUDY-FILE, with the flags it was made with';
+  return `paideia ${run.kind} run, with the flags it was made with`;
+}
+
+/**
+ * `paideia run --resume ID` of a stored run of another kind than suites, or undefined for a suite
+ * run (or none: the suite path says so) that `paideia run` continues itself.
+ */
+export async function resumeOtherKind(f: ResumeFlags & { resume: string }, suites: ReadonlyArray<string>, given: ReadonlySet<string>): Promise<{ runId: string; exitCode: number } | undefined> {
+  const store = await openStore(f.store);
+  try {
+    const run = await store.getRun(f.resume);
+    if (!run || run.kind === 'suite') return undefined;
+    return await resumeStoredRun(store, run, f, suites, given);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * `paideia run --resume ID` for a run of any kind but suites (whose resume reads the stored plan
+ * itself): the run starts again from the config it keeps, with the continuation flags given now.
+ */
+async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, suites: ReadonlyArray<string>, given: ReadonlySet<string>): Promise<{ runId: string; exitCode: number }> {
+  const stored = await loadRunConfig(store, run.id);
+  if (!stored) {
+    throw new ConfigError([{ field: '--resume', message: `run ${run.id} is a ${run.kind} run stored before runs kept the config they continue from; resume it with the command that made it: ${madeWith(run)}` }]);
+  }
+  const kind = BUILT_IN_RUN_KINDS.find(k => k.name === stored.kind)!;
+  const ignored = PLAN_FLAGS.filter(p => given.has(p.flag)).map(p => p.name);
+  if (suites.length) ignored.unshift('suites');
+  const config: Record<string, unknown> = { ...stored, resume: run.id, retryErrors: f.retryErrors ?? false };
+  const set = CONTINUE_FLAGS.filter(c => given.has(c.flag));
+  for (const c of set) config[c.key] = c.value(f);
+  if (given.has('tpm') && !given.has('rpm') && config.requestsPerMinute === undefined) {
+    throw new ConfigError([{ field: '--tpm', message: 'a token limit goes with a request limit: add --rpm N (the provider\'s requests per minute)' }]);
+  }
+  // A flag the kind has no setting for (a scenario file sets its own concurrency) is named, not sent.
+  const checked = kind.configSchema.safeParse(config);
+  const unknown = checked.success ? [] : checked.error.issues.flatMap(i => (i.code === 'unrecognized_keys' ? i.keys : []));
+  for (const key of unknown) {
+    ignored.push(set.find(c => c.key === key)?.name ?? key);
+    delete config[key];
+  }
+  if (ignored.length) process.stderr.write(`warning: --resume continues the stored ${run.kind} run as it was planned; ignoring ${ignored.join(', ')}\n`);
+
+  const handle = startRun(config as RunConfig, { store });
+  handle.on(createProgress());
+  const detach = stopOnSignals(handle);
+  try {
+    const outcome: RunOutcome = await handle.done;
+    process.stderr.write(`run ${run.id} (${run.kind}): ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending; spent $${outcome.spentUsd.toFixed(4)} (store ${store.url})\n`);
+    if (f.report) {
+      mkdirSync(dirname(f.report), { recursive: true });
+      writeFileSync(f.report, await runKindOf(run).report(store, run, { format: 'html' }));
+      process.stderr.write(`report: ${f.report}\n`);
+    }
+    if (outcome.stoppedBy || outcome.pending > 0) {
+      const capUsd = config.costCapUsd as number | undefined;
+      const cap = outcome.stoppedBy === 'cost-cap' ? ['--cost-cap', String(Math.max((capUsd ?? 0) * 2, 1))] : [];
+      if (outcome.stoppedBy === 'cost-cap') process.stderr.write(`stopped: the next call could pass the cost cap of $${capUsd}; everything done so far is stored\n`);
+      process.stderr.write(`resume with: ${commandHint(['run', '--resume', run.id, ...cap], store.url)}\n`);
+      return { runId: run.id, exitCode: EXIT_CODES.stopped };
+    }
+    if (outcome.failed > 0) {
+      process.stderr.write(`${outcome.failed} trial(s) failed (provider errors, not scored as wrong); retry them with: ${commandHint(['run', '--resume', run.id, '--retry-errors'], store.url)}\n`);
+      return { runId: run.id, exitCode: EXIT_CODES.trialsFailed };
+    }
+    process.stderr.write(`report: ${commandHint(['report', run.id, '--format', 'md', '--out', '-'], store.url)}\n`);
+    return { runId: run.id, exitCode: EXIT_CODES.ok };
+  } finally {
+    detach();
+  }
+}
