@@ -71,7 +71,7 @@ export function addRunFlags(cmd: Command): Command {
     .option('--cost-cap <usd>', 'hard cap on the run\'s spend; the run stops (exit 3) before a call could pass it')
     .option('--prices <file>', 'price table JSON to use instead of the shipped one')
     .option('--no-cache', 'call models even when the same request was answered before')
-    .option('--resume <run-id>', 'continue a stored run (same as re-running the same command)')
+    .option('--resume <run-id>', 'continue a stored run of any kind (suite, scenario, validity, learning) from the config it keeps; for a suite run, the same as re-running the same command')
     .option('--retry-errors', 'run the failed trials of the run again')
     .option('--concurrency <n>', 'concurrent calls per provider', '8')
     .option('--rpm <n>', 'requests per minute per model, shared by every process on the store (a burst of one second\'s worth)')
