@@ -79,6 +79,19 @@ describe('the runs API on a learning run', () => {
     expect([trial.trial.id, trial.costIncomplete]).toEqual([deck.id, true]);
   });
 
+  it('resumes a run the library started (not the web app) from the config the run keeps', async () => {
+    const id = outcome.runId;
+    expect((await get<{ resumable: boolean }>(`/runs/${id}`)).resumable).toBe(true);
+    const before = server.requests.length;
+    const res = await fetch(`${web.url}/api/runs/${id}/resume`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(((await res.json()) as { runId: string }).runId).toBe(id);
+    // The same run, continued: its two failed trials stay failed (no --retry-errors), nothing is asked again.
+    await expect.poll(async () => (await get<{ live: { finished: boolean } | null }>(`/runs/${id}`)).live?.finished, { timeout: 30_000 }).toBe(true);
+    expect(server.requests.length).toBe(before);
+    expect((await store.listRuns()).map(r => r.id)).toEqual([id]);
+  });
+
   it('deletes a run under the write rules: JSON only, same origin, refused while a worker holds it unless forced, then the run and its trial index are gone', async () => {
     const id = outcome.runId;
     expect((await get<{ total: number }>(`/runs/${id}/trials`)).total).toBe(2);

@@ -4,7 +4,7 @@ import { RunInUseError, type RunRecord, type Store } from '../core/index.js';
 import { summarizeRuns, unpricedModels } from '../report/runs-summary.js';
 import { countTrials } from '../report/trial-counts.js';
 import type { DeleteAnswer, RunDetail, RunInUseAnswer, RunListEntry } from './api-types.js';
-import type { LiveRuns } from './live.js';
+import { continueConfig, type LiveRuns } from './live.js';
 import { trialDetail, type Redact } from './trial-detail.js';
 import { RunIndex } from './run-index.js';
 import { parseTrialQuery } from './trial-query.js';
@@ -47,7 +47,7 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
       models: run.config.models.map(m => ({ alias: m.alias, spec: m.spec })), repeats: run.config.repeats,
       spentUsd: await store.spentUsd(run.id), costIncomplete: unpricedModels(run).length > 0, counts, results, scoresSoFar: soFar,
       live: l ? { progress: l.progress, warnings: l.warnings, finished: Boolean(l.outcome || l.error), error: l.error ?? null } : null,
-      resumable: (await store.listArtifacts(run.id, 'web-launch')).length > 0,
+      resumable: (await continueConfig(store, run.id)) !== undefined,
       // Runs whose outputs were judged can be scored blind by experts too.
       judged: (await store.listJudgments(run.id)).length > 0,
     } satisfies RunDetail);

@@ -1,9 +1,20 @@
 import { ConfigError, type Env, type JsonObject, type RunEvent, type RunOutcome, type Store } from '../core/index.js';
 import { startRun, type RunConfig } from '../runs.js';
 import type { RunHandle } from '../engine/start.js';
+import { loadRunConfig } from '../engine/run-config.js';
 
-/** Where the web app keeps the config it started a run with, so "resume" can start it again. */
-export const LAUNCH_ARTIFACT = 'web-launch';
+/**
+ * Where the web app kept the config it started a run with before every run kept its own
+ * (engine/run-config.ts); runs launched then still resume from it.
+ */
+const LAUNCH_ARTIFACT = 'web-launch';
+
+/** The config that continues a stored run, whoever started it (CLI, web app, library), if it keeps one. */
+export async function continueConfig(store: Store, runId: string): Promise<JsonObject | undefined> {
+  const kept = await loadRunConfig(store, runId);
+  if (kept) return kept as JsonObject;
+  return (await store.listArtifacts(runId, LAUNCH_ARTIFACT)).find(a => a.key === 'config')?.value as JsonObject | undefined;
+}
 
 /** A run this server started: its handle, what it was started with and how it stands. */
 export interface LiveRun {
@@ -52,17 +63,16 @@ export class LiveRuns {
     for (const e of early) follow(live, e);
     this.runs.set(live.runId, live);
     handle.done.then(o => { live.outcome = o; }, (e: unknown) => { live.error = e instanceof Error ? e.message : String(e); }).finally(off);
-    await this.store.putArtifact(live.runId, LAUNCH_ARTIFACT, 'config', config);
     return live;
   }
 
-  /** Start a stored run again from the config it was launched with: done trials are kept, the rest run. */
+  /** Start a stored run again from the config it keeps (CLI runs too): done trials are kept, the rest run. */
   async resume(runId: string): Promise<LiveRun> {
     const live = this.runs.get(runId);
     if (live && !live.outcome && !live.error) return live;
-    const stored = (await this.store.listArtifacts(runId, LAUNCH_ARTIFACT)).find(a => a.key === 'config');
-    if (!stored) throw new ConfigError([{ field: 'run', message: `run ${runId} was not started from the web app; resume it with the command that started it` }]);
-    return this.launch(stored.value as JsonObject);
+    const config = await continueConfig(this.store, runId);
+    if (!config) throw new ConfigError([{ field: 'run', message: `run ${runId} was stored before runs kept the config they continue from; resume it with the command that started it` }]);
+    return this.launch(config);
   }
 
   /** Wait for every run this server started (used when it shuts down after asking them to stop). */
