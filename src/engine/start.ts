@@ -86,13 +86,18 @@ export function startRunWith(kinds: ReadonlyArray<RunKind>, config: unknown, o: 
       throw new ConfigError(parsed.error.issues.map(i => ({ field: i.path.map(String).join('.') || '(config)', message: i.message })));
     }
     if (o.keepConfig !== false) keepConfig = runId => saveRunConfig(o.store, runId, kind.resumeConfig(parsed.data, runId));
+    let outcome: RunOutcome;
     try {
-      return await kind.start(parsed.data, {
+      outcome = await kind.start(parsed.data, {
         store: o.store, signal: abort.signal, stopSignal: drain.signal, onEvent: emit, ...(o.env ? { env: o.env } : {}),
       });
-    } finally {
-      await kept;
+    } catch (error) {
+      // The run's own failure is the one to report, whatever became of keeping its config.
+      await kept.catch(() => undefined);
+      throw error;
     }
+    await kept;
+    return outcome;
   })().finally(() => {
     o.signal?.removeEventListener('abort', onAbort);
     settled = true;

@@ -73,7 +73,8 @@ async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, sui
   if (!stored) {
     throw new ConfigError([{ field: '--resume', message: `run ${run.id} is a ${run.kind} run stored before runs kept the config they continue from; resume it with the command that made it: ${madeWith(run)}` }]);
   }
-  const kind = BUILT_IN_RUN_KINDS.find(k => k.name === stored.kind)!;
+  const kind = BUILT_IN_RUN_KINDS.find(k => k.name === stored.kind);
+  if (!kind) throw new ConfigError([{ field: '--resume', message: `run ${run.id} keeps a config of kind "${stored.kind}", which this Paideia does not know (it knows ${BUILT_IN_RUN_KINDS.map(k => k.name).join(', ')}); resume it with the Paideia that made it` }]);
   const ignored = PLAN_FLAGS.filter(p => given.has(p.flag)).map(p => p.name);
   if (suites.length) ignored.unshift('suites');
   const config: Record<string, unknown> = { ...stored, resume: run.id, retryErrors: f.retryErrors ?? false };
