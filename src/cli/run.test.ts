@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { anthropicMessageBody, openAIChatBody, refusedURL, startAnthropicServer, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+import { moveEndpoint } from '../engine/endpoints.js';
+import { anthropicMessageBody, lastUserText, openAIChatBody, refusedURL, startAnthropicServer, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
 import { openStore } from '../store/index.js';
 import { runCli } from './testing/run-cli.js';
 
@@ -172,6 +173,59 @@ describe('paideia run endpoints', () => {
     expect(other.stdout.trim()).not.toBe(runA);
     expect(b.requests).toHaveLength(10);
   });
+});
+
+describe('paideia run with two judges of different families', () => {
+  it('stores no endpoint move on a new run; a plain resume and a rescore go back to the judges\' endpoints, also for a run stored with the moves', async () => {
+    const verdict = JSON.stringify({ pass: true, reason: 'clear' });
+    const tutor = JSON.stringify({ has_error: false, wrong_span: null, correction: null, corrected_sentence: 'x', explanation: 'The verb agrees.' });
+    const openai = await startOpenAICompatibleServer({
+      reply: req => completion((req.body as { model: string }).model === 'j1' ? verdict : lastUserText(req).startsWith("Learner's sentence") ? tutor : 'Aetópaigh'),
+    });
+    const anthropic = await startAnthropicServer({ reply: () => ({ body: anthropicMessageBody({ text: verdict }) }) });
+    servers.push(openai, anthropic);
+    const cwd = workdir();
+    const env = { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: anthropic.origin };
+    const first = await runCli(['run', suite, '-m', 'openai:tutor-1', '--repeats', '1', '--base-url', openai.baseURL,
+      '--judge', 'a=openai:j1', '--judge', 'b=anthropic:j2'], { cwd, env });
+    expect(first.code, first.stderr).toBe(0);
+    const runId = first.stdout.trim();
+    expect(first.stderr).not.toContain('moves from');
+    expect(first.stderr).toMatch(/explanations \(judges a, b\): [1-9]\d* judged/);
+    const db = `sqlite:${join(cwd, '.paideia/paideia.db')}`;
+    const store = await openStore(db);
+    try {
+      expect(await store.listArtifacts(runId, 'endpoint-moves')).toEqual([]);
+    } finally {
+      await store.close();
+    }
+    const calls = [openai.requests.length, anthropic.requests.length];
+    expect(anthropic.requests.length).toBeGreaterThan(0);
+
+    // Neither environment names the servers now: the run goes back to where it called each judge.
+    const elsewhere = { ...env, ANTHROPIC_BASE_URL: await refusedURL(), OPENAI_BASE_URL: await refusedURL('/v1') };
+    const resumeAndRescore = async () => {
+      const again = await runCli(['run', '--resume', runId, '--retry-errors'], { cwd, env: elsewhere });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain('0 trial(s) to run; 9 done and 0 failed before.');
+      expect(again.stderr).not.toContain('moves from');
+      const rescored = await runCli(['rescore', runId], { cwd, env: elsewhere });
+      expect(rescored.code, rescored.stderr).toBe(0);
+      expect(rescored.stderr + rescored.stdout).toMatch(/rescored 9 trial\(s\) of \S+; 2 explanation score/);
+      expect([openai.requests.length, anthropic.requests.length]).toEqual(calls);
+    };
+    await resumeAndRescore();
+
+    // A run stored before this fix holds a move "from nowhere" per judge: it resumes and rescores alike.
+    const old = await openStore(db);
+    try {
+      await moveEndpoint(old, runId, 'a', undefined, openai.baseURL);
+      await moveEndpoint(old, runId, 'b', undefined, anthropic.origin);
+    } finally {
+      await old.close();
+    }
+    await resumeAndRescore();
+  }, 120_000);
 });
 
 describe('paideia run against a model server that is not listening', () => {

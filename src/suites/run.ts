@@ -124,10 +124,13 @@ async function planRun(o: RunSuiteOptions) {
   const own = new Map((stored?.config.models ?? o.models).map(m => [m.alias, o.createModel(m)]));
   const cannot = unanswerableBy(own, o.testDefinitions);
   const { run, items } = stored ? await reopen(o, stored, cannot) : await plan(o, own, cannot);
-  const judging = o.judging ?? (await loadJudgingConfig(o.store, run.id));
+  let judging = o.judging ?? (await loadJudgingConfig(o.store, run.id));
   if (o.judging) {
     const endpoints = Object.fromEntries(judgeSpecs(o.judging).flatMap(s => { const e = o.createModel(s).endpoint; return e ? [[s.alias, e]] : []; }));
-    await saveJudgingConfig(o.store, run.id, { ...o.judging, ...(Object.keys(endpoints).length ? { endpoints } : {}) });
+    // The judges' endpoints as stored are where the run calls them: without them a new run would
+    // find its judges "moved" from nowhere and store a move for each.
+    judging = { ...o.judging, ...(Object.keys(endpoints).length ? { endpoints } : {}) };
+    await saveJudgingConfig(o.store, run.id, judging);
   }
   const judges = judging ? judgeSpecs(judging) : [];
   const specs = [...run.config.models, ...judges];

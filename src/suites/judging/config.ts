@@ -40,6 +40,8 @@ const ConfigSchema = z.object({
   formatRetries: z.number().int().min(0),
   maxAttempts: z.number().int().min(1),
   params: z.looseObject({}),
+  // Read back, not stripped: a resume calls each judge where the run called it.
+  endpoints: z.record(z.string(), z.string()).optional(),
 });
 
 /**
