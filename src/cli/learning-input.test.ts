@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadShippedUnit, startStudyServer } from '../learning/testing/study-server.js';
 import type { FakeServer } from '../providers/testing/fake-servers.js';
+import { startRun } from '../runs.js';
+import { openStore } from '../store/index.js';
 import { runCli } from './testing/run-cli.js';
 import { runPasted } from './testing/run-pasted.js';
 
@@ -42,5 +44,33 @@ describe('paideia learning run: bad input and the cost cap', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout.trim()).toBe(capped.stdout.trim());
     expect(server.requests).toHaveLength(1);
+  }, 120_000);
+
+  it('a generator call that times out is stored with the resume that gives it longer (learning run has no --timeout); pasted, it finishes the run', async () => {
+    const unit = loadShippedUnit('udihe-possession');
+    const server = await startStudyServer([unit]);
+    servers.push(server);
+    server.enqueue({ hang: true });
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-learning-timeout-'));
+    const url = `sqlite:${join(cwd, 's.db')}`;
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
+    const store = await openStore(url);
+    let runId: string;
+    let message: string | undefined;
+    try {
+      const outcome = await startRun({
+        kind: 'learning', units: [unit.id], generators: ['good=openai:gen-good'], learners: ['floor=baseline:examples'], maxAttempts: 1, timeoutMs: 100,
+      }, { store, env }).done;
+      runId = outcome.runId;
+      expect(outcome.failed).toBe(1);
+      message = (await store.listCalls(runId)).find(c => c.error)?.error?.message;
+    } finally {
+      await store.close();
+    }
+    const hint = /did not answer within 100 ms \(if the model is slow, continue with a longer one: (.*)\)\.$/.exec(message ?? '')?.[1];
+    expect(hint, message).toMatch(new RegExp(`^(npx )?paideia run --resume ${runId} --retry-errors --timeout 200 --store `));
+    const resumed = await runPasted(hint!, { cwd, env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`run ${runId} (learning): 2 done, 0 failed, 0 pending`);
   }, 120_000);
 });

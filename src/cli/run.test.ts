@@ -228,6 +228,24 @@ describe('paideia run with two judges of different families', () => {
   }, 120_000);
 });
 
+describe('paideia run --timeout', () => {
+  it('a call that times out names the flag that gives it longer, and a resume with that flag runs the rest', async () => {
+    const slow = await startOpenAICompatibleServer({ reply: () => ({ ...completion('Aetópaigh'), delayMs: 300 }) });
+    servers.push(slow);
+    const cwd = workdir();
+    const first = await runCli(['run', suite, '-m', 'openai:slow', '--repeats', '1', '--base-url', slow.baseURL, '--timeout', '100', '--max-attempts', '1'], { cwd });
+    expect(first.code, first.stderr).toBe(1);
+    const runId = first.stdout.trim();
+    const md = await runCli(['report', runId, '--format', 'md', '--out', '-'], { cwd });
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout).toContain(`did not answer within 100 ms \\(if the model is slow, give paideia run a longer one: --timeout 200\\).`);
+    expect(md.stdout).not.toContain('timeoutMs');
+    const longer = await runCli(['run', '--resume', runId, '--retry-errors', '--timeout', '5000'], { cwd });
+    expect(longer.code, longer.stderr).toBe(0);
+    expect(longer.stderr).toContain(`run ${runId}: 5 done, 0 failed, 0 pending`);
+  }, 60_000);
+});
+
 describe('paideia run against a model server that is not listening', () => {
   it('stops at once with one message naming the URL (exit 3), and a resume with --base-url runs the rest at a live server', async () => {
     const gone = await startOpenAICompatibleServer({ reply: () => completion('x') });

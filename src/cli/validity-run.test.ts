@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
+import { openStore } from '../store/index.js';
 import { kendallTauB } from '../stats/correlation/index.js';
 import { loadItems } from '../suites/load.js';
 import { runCli } from './testing/run-cli.js';
@@ -52,6 +53,26 @@ describe('paideia validity run', () => {
     expect(resumed.stderr).toMatch(/12 rating\(s\) read, 0 unscored/);
     const runs = await runCli(['runs', '--format', 'json', '--store', 'sqlite:s.db'], { cwd });
     expect(runs.stdout).toContain(first.stdout.trim());
+  }, 60_000);
+
+  it('a rater call that times out is stored naming validity run --timeout, and a run with a longer one rates the rest', async () => {
+    const server = await startOpenAICompatibleServer(() => ({ body: openAIChatBody({ text: 'Rating: 2' }), delayMs: 300 }));
+    servers.push(server);
+    const cwd = workdir();
+    writeFileSync(join(cwd, 'study.yaml'), STUDY);
+    const env = { OPENAI_BASE_URL: server.baseURL };
+    const first = await runCli(['validity', 'run', 'study.yaml', '--timeout', '100', '--max-attempts', '1', '--store', 'sqlite:s.db'], { cwd, env });
+    expect(first.code, first.stderr).toBe(1);
+    const store = await openStore(`sqlite:${join(cwd, 's.db')}`);
+    try {
+      const errors = new Set((await store.listCalls(first.stdout.trim())).map(c => c.error?.message));
+      expect(errors).toEqual(new Set([`OpenAI-compatible API at ${server.baseURL} did not answer within 100 ms (if the model is slow, give paideia validity run a longer one: --timeout 200).`]));
+    } finally {
+      await store.close();
+    }
+    const longer = await runCli(['validity', 'run', 'study.yaml', '--retry-errors', '--timeout', '5000', '--store', 'sqlite:s.db'], { cwd, env });
+    expect(longer.code, longer.stderr).toBe(0);
+    expect(longer.stderr).toMatch(/12 rating\(s\) read, 0 unscored/);
   }, 60_000);
 
   it('exits 2 on a bad study file, naming file, line and field', async () => {

@@ -1,3 +1,4 @@
+import { commandPrefix } from '../core/command-hint.js';
 import { ConfigError, type ChatModel, type ChatResult, type Env, type ModelSpec, type Store } from '../core/index.js';
 import { createChatModel } from '../providers/index.js';
 import { rateLimitMiddleware, retryMiddleware, sharedSlotsMiddleware, wrapChatModel, type ChatModelMiddleware } from '../providers/middleware/index.js';
@@ -17,6 +18,8 @@ export interface ModelWiring {
   maxInFlight?: number;
   maxAttempts: number;
   timeoutMs?: number;
+  /** How a timed-out call says to give the model longer: the flag of the command that runs it (timeoutFlagHint). */
+  timeoutHint?: (timeoutMs: number) => string;
   store: Store;
   /** Stored endpoints of a resumed run, by alias: they win over flags and variables. */
   endpoints?: Record<string, string>;
@@ -43,6 +46,14 @@ async function replayIndex(store: Store, target: string): Promise<Map<string, Ch
   return index;
 }
 
+/**
+ * What a call that timed out says to do when the command that runs it has a `--timeout` flag
+ * (`paideia run`, `paideia validity run`, `paideia scenario run`): a limit twice as long.
+ */
+export function timeoutFlagHint(command: string): (timeoutMs: number) => string {
+  return ms => `if the model is slow, give ${[...commandPrefix(), command].join(' ')} a longer one: --timeout ${ms * 2}`;
+}
+
 /** Build every model of a run, wrapped with retries (honouring Retry-After) and an optional rate limit shared through the store. */
 export async function buildModels(specs: ModelSpec[], w: ModelWiring): Promise<Map<string, ChatModel>> {
   const out = new Map<string, ChatModel>();
@@ -53,6 +64,7 @@ export async function buildModels(specs: ModelSpec[], w: ModelWiring): Promise<M
       ...(w.baseURL ? { baseURL: w.baseURL } : {}), ...(w.apiKey ? { apiKey: w.apiKey } : {}),
       ...(w.endpoints?.[spec.alias] ? { endpoint: w.endpoints[spec.alias] } : {}),
       ...(w.scriptFile ? { scriptFile: w.scriptFile } : {}), ...(w.timeoutMs ? { timeoutMs: w.timeoutMs } : {}),
+      ...(w.timeoutHint ? { timeoutHint: w.timeoutHint } : {}),
       ...(replay ? { replayLookup: async ctx => replay.get(`${ctx?.itemId}\u0000${ctx?.repeat}\u0000${ctx?.turn}`) } : {}),
     });
     const middleware = [retryMiddleware({ maxAttempts: w.maxAttempts }), ...sharedLimits(spec.spec, base.endpoint, w)];

@@ -26,6 +26,8 @@ export interface CreateChatModelOptions {
   apiKey?: string;
   fetch?: FetchFunction;
   timeoutMs?: number;
+  /** How a timed-out call says to give the model longer (see HttpProviderSettings). */
+  timeoutHint?: (timeoutMs: number) => string;
   /** Seed of `baseline:random`. */
   seed?: number;
   /** Needed by `replay:<run-id>`: finds stored answers. */
@@ -42,7 +44,10 @@ export function createChatModel(spec: ModelSpec, options: CreateChatModelOptions
   const env = options.env ?? process.env;
   checkSpecBaseUrl(spec, options, env);
   // Image support comes from the binding only (ModelSpec.images), never from the model's name.
-  const io = { env, ...(spec.images ? { acceptsImages: true } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) };
+  const io = {
+    env, ...(spec.images ? { acceptsImages: true } : {}), ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.timeoutHint ? { timeoutHint: options.timeoutHint } : {}),
+  };
   switch (spec.provider) {
     case 'openai':
       return createOpenAICompatibleModel({

@@ -9,7 +9,7 @@ import type { ModelSpec, ModelSpecString } from '../core/model-spec.js';
 import { createAnthropicModel } from '../providers/anthropic/index.js';
 import { createChatModel } from '../providers/create-chat-model.js';
 import { retryMiddleware, wrapChatModel } from '../providers/middleware/index.js';
-import { sharedLimits, type SharedLimitSettings } from '../engine/models.js';
+import { sharedLimits, timeoutFlagHint, type SharedLimitSettings } from '../engine/models.js';
 import { createOpenAICompatibleModel } from '../providers/openai-compatible/index.js';
 import { baseUrlProblem } from '../providers/shared/base-url.js';
 import type { FetchFunction } from '../providers/shared/post-json.js';
@@ -234,16 +234,28 @@ export interface BuildModelOptions {
   retry: ScenarioGlobals['retry'];
   fetch?: FetchFunction;
   env?: Env;
+  /** Per-attempt timeout of a model whose entry sets none (kargs.timeout wins). */
   timeoutMs?: number;
+  /** What a timed-out call says to do (scenarioTimeoutHint); default: raise timeoutMs. */
+  timeoutHint?: (timeoutMs: number) => string;
   /** Rate limits and the in-flight cap, shared through the run's store by every worker. */
   limits?: SharedLimitSettings;
+}
+
+/**
+ * What a timed-out call of a scenario model says to do. The entry's `kargs.timeout` (seconds)
+ * wins over `--timeout`, so a model that sets one is told to raise it in the file.
+ */
+export function scenarioTimeoutHint(file: string, m: ScenarioModel): (timeoutMs: number) => string {
+  if (m.timeoutSeconds !== undefined) return ms => `if the model is slow, raise models.${m.alias}.kargs.timeout (seconds) in ${file}, e.g. timeout: ${(ms * 2) / 1000}`;
+  return timeoutFlagHint('scenario run');
 }
 
 /** A ChatModel for a scenario model, wrapped with the scenario's retry policy (fixed interval, as ELMES). */
 export function buildChatModel(m: ScenarioModel, o: BuildModelOptions): ChatModel {
   // The model's own timeout (kargs.timeout, seconds) wins over the caller's default.
   const timeoutMs = m.timeoutSeconds !== undefined ? m.timeoutSeconds * 1000 : o.timeoutMs;
-  const io = { env: o.env ?? process.env, ...(o.fetch ? { fetch: o.fetch } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
+  const io = { env: o.env ?? process.env, ...(o.fetch ? { fetch: o.fetch } : {}), ...(timeoutMs ? { timeoutMs } : {}), ...(o.timeoutHint ? { timeoutHint: o.timeoutHint } : {}) };
   const endpoint = { ...(m.apiBase ? { baseURL: m.apiBase } : {}), ...(m.apiKey ? { apiKey: m.apiKey } : {}), ...(m.headers ? { headers: m.headers } : {}) };
   let base: ChatModel;
   if (m.spec.provider === 'openai') {

@@ -11,7 +11,7 @@ import type { FetchFunction } from '../providers/shared/post-json.js';
 import { DIALOGUE_KIND, SCENARIO_KIND, type DialogueMeta } from './dialogue.js';
 import { DIALOGUE_STEP, dialogueStep, variantAlias } from './dialogue-step.js';
 import { SCENARIO_JUDGE_STEP, aggregatePanels, planJudgeTrials, scenarioJudgeStep, type JudgeSummary } from './judge/index.js';
-import { buildChatModel, modelIdentity } from './models.js';
+import { buildChatModel, modelIdentity, scenarioTimeoutHint } from './models.js';
 import type { Scenario, ScenarioModel, ScenarioVariant } from './types.js';
 
 /** Run kind of scenario runs. */
@@ -45,6 +45,8 @@ export interface RunScenarioOptions {
   onEvent?: (event: ScenarioEvent) => void;
   /** Plan and store the run, call nothing (workers run it). */
   planOnly?: boolean;
+  /** Per-attempt timeout in ms of the default models whose entry sets no kargs.timeout (`scenario run --timeout`). */
+  timeoutMs?: number;
   /** Per model (and endpoint): requests and tokens per minute and calls in flight, across every worker of the store. */
   limits?: { requestsPerMinute?: number; tokensPerMinute?: number; maxInFlight?: number };
 }
@@ -122,6 +124,7 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
   const specs = scenario.variants.flatMap(v => [...v.models.values()].map(m => ({ ...m.spec, alias: variantAlias(scenario, v, m.alias) })));
   const build = o.createModel ?? ((m: ScenarioModel) => buildChatModel(m, {
     retry: scenario.globals.retry, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.env ? { env: o.env } : {}), ...(o.limits ? { limits: { store, ...o.limits } } : {}),
+    ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), timeoutHint: scenarioTimeoutHint(scenario.file, m),
   }));
   const models = new Map<string, ChatModel>();
   for (const v of scenario.variants) for (const m of v.models.values()) models.set(variantAlias(scenario, v, m.alias), build(m, v));

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { filePath } from '../core/config/file-path.js';
 import { ConfigError, parseModelSpec, type ChatParams, type ModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
-import { buildModels } from '../engine/models.js';
+import { buildModels, timeoutFlagHint } from '../engine/models.js';
 import { runEndpoints } from '../engine/endpoints.js';
 import { unpricedForCap } from '../engine/pricing.js';
 import { HTTP_PROVIDERS } from '../providers/index.js';
@@ -88,6 +88,8 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
   const unpriced = unpricedForCap(table, [...(stored?.config.models ?? specs), ...(flagJudging ? judgeSpecs(flagJudging) : [])].map(m => m.spec), c.costCapUsd);
   if (unpriced.length) warn(`no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)`);
   const env = ctx.env;
+  // `paideia run --timeout` sets timeoutMs, on a new run and on a resume alike.
+  const timeoutHint = timeoutFlagHint('run');
   // A resume calls each model where the run called it last, except that --base-url moves the
   // openai: models (the ones it names) there for the remaining trials.
   const ends = stored ? (await runEndpoints(store, stored.id, stored.config.endpoints)).current : undefined;
@@ -99,7 +101,7 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
   const models = await buildModels(stored?.config.models ?? specs, {
     ...(Object.keys(modelEndpoints).length ? { endpoints: modelEndpoints } : {}), ...(env ? { env } : {}),
     store, seed: c.seed, maxAttempts: c.maxAttempts, ...(c.baseUrl ? { baseURL: c.baseUrl } : {}), ...(c.script ? { scriptFile: c.script } : {}),
-    ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.tokensPerMinute ? { tokensPerMinute: c.tokensPerMinute } : {}), ...(c.maxInFlight ? { maxInFlight: c.maxInFlight } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+    ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.tokensPerMinute ? { tokensPerMinute: c.tokensPerMinute } : {}), ...(c.maxInFlight ? { maxInFlight: c.maxInFlight } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}), timeoutHint,
   });
   for (const spec of stored?.config.models ?? specs) {
     const endpoint = models.get(spec.alias)?.endpoint;
@@ -114,7 +116,7 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
     const judges = await buildModels(judgeSpecs(judging), {
       store, seed: c.seed, maxAttempts: judging.maxAttempts, ...(env ? { env } : {}),
       ...(c.judgeBaseUrl ?? c.baseUrl ? { baseURL: (c.judgeBaseUrl ?? c.baseUrl)! } : {}),
-      ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.tokensPerMinute ? { tokensPerMinute: c.tokensPerMinute } : {}), ...(c.maxInFlight ? { maxInFlight: c.maxInFlight } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+      ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.tokensPerMinute ? { tokensPerMinute: c.tokensPerMinute } : {}), ...(c.maxInFlight ? { maxInFlight: c.maxInFlight } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}), timeoutHint,
       ...(judgeEndpoints ? { endpoints: judgeEndpoints } : flagJudging || !judging.endpoints ? {} : { endpoints: judging.endpoints }),
     });
     for (const [alias, m] of judges) models.set(alias, m);

@@ -8,6 +8,7 @@ import {
 import { formatCsv, parseCsv } from '../../scenarios/csv.js';
 import { draftJson, questionsJson } from '../../scenarios/synthesis/testing.js';
 import { LOOP_SCENARIO, scenarioDir } from '../../scenarios/testing/fixtures.js';
+import { openAIChatBody, startOpenAICompatibleServer } from '../../providers/testing/fake-servers.js';
 
 function capture(env?: NodeJS.ProcessEnv): ScenarioIO & { out: string; err: string } {
   const io = { out: '', err: '', stdout: (t: string) => { io.out += t; }, stderr: (t: string) => { io.err += t; }, ...(env ? { env } : {}) };
@@ -93,6 +94,34 @@ describe('paideia scenario (commands)', () => {
     const limited = capture({ SCRIPT_KEY: 'k' });
     expect((await scenarioRunCommand(other, { store, judge: true, rpm: '600', maxInFlight: '2' }, limited, interrupted.signal)).exitCode).toBe(3);
     expect(limited.err).toMatch(/resume with: (npx )?paideia scenario run .*other\.yaml .*--rpm 600 --max-in-flight 2 --resume/);
+  });
+
+  it('a call that times out names what gives the model longer: scenario run --timeout, or the entry\'s kargs.timeout, which wins over it', async () => {
+    const judged = '<json>{"clarity": 4, "warmth": 4, "comment": "ok"}</json>';
+    const slow = await startOpenAICompatibleServer({
+      reply: req => ({ body: openAIChatBody({ text: (req.body as { model: string }).model === 'judge-model' ? judged : 'Yes. <end>' }), delayMs: 300 }),
+    });
+    try {
+      const yaml = LOOP_SCENARIO.replaceAll('http://127.0.0.1:9/v1', slow.baseURL);
+      const dir = scenarioDir({ 'flag.yaml': yaml, 'kargs.yaml': yaml.replace(`tutor-model, api_base: ${slow.baseURL} }`, `tutor-model, api_base: ${slow.baseURL}, kargs: { timeout: 0.1 } }`) });
+      const store = `sqlite:${join(dir, 'p.db')}`;
+      const flag = join(dir, 'flag.yaml');
+      const io = capture();
+      const first = await scenarioRunCommand(flag, { store, judge: true, timeout: '100' }, io);
+      expect(first.exitCode, io.err).toBe(1);
+      expect(io.err).toMatch(/did not answer within 100 ms \(if the model is slow, give (npx )?paideia scenario run a longer one: --timeout 200\)/);
+      expect(io.err).not.toContain('timeoutMs');
+      // the flag it names gives the calls longer on the resume its retry hint prints
+      expect(io.err).toMatch(/retry them with: (npx )?paideia scenario run \S+flag\.yaml --timeout 100 --resume --retry-errors/);
+      const longer = capture();
+      expect(await scenarioRunCommand(flag, { store, judge: true, timeout: '5000', resume: true, retryErrors: true }, longer)).toEqual({ runId: first.runId, exitCode: 0 });
+
+      const kargs = capture();
+      expect((await scenarioRunCommand(join(dir, 'kargs.yaml'), { store, judge: true, timeout: '5000' }, kargs)).exitCode).toBe(1);
+      expect(kargs.err).toContain(`did not answer within 100 ms (if the model is slow, raise models.tutor.kargs.timeout (seconds) in ${join(dir, 'kargs.yaml')}, e.g. timeout: 0.2)`);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('export writes the blind CSV and the private key; import stores the expert; the report compares them', async () => {

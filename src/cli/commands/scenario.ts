@@ -52,6 +52,7 @@ export interface ScenarioRunFlags {
   rpm?: string;
   tpm?: string;
   maxInFlight?: string;
+  timeout?: string;
 }
 
 /** `paideia scenario run`: exit 0 all done, 1 some dialogues or judge calls failed, 2 bad input, 3 interrupted or cost cap (resumable). */
@@ -63,6 +64,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
     const rpm = numberFlag('--rpm', f.rpm, positiveInt, 'a whole number >= 1');
     const tpm = numberFlag('--tpm', f.tpm, positiveInt, 'a whole number >= 1');
     const maxInFlight = numberFlag('--max-in-flight', f.maxInFlight, positiveInt, 'a whole number >= 1');
+    const timeoutMs = numberFlag('--timeout', f.timeout, positiveInt, 'milliseconds >= 1');
     if (tpm && !rpm) throw new ConfigError([{ field: '--tpm', message: 'a token limit goes with a request limit: add --rpm N (the provider\'s requests per minute)' }]);
     // Loaded here too for the run id (--resume) and the plan's counts; the run kind loads it again.
     const scenario = loadScenario(file, {
@@ -79,6 +81,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         ...(costCapUsd !== undefined ? { costCapUsd } : {}), ...(f.prices ? { prices: f.prices } : {}), ...(f.script ? { script: f.script } : {}),
         ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}), ...(f.planOnly ? { planOnly: true } : {}),
         ...(rpm ? { requestsPerMinute: rpm } : {}), ...(tpm ? { tokensPerMinute: tpm } : {}), ...(maxInFlight ? { maxInFlight } : {}),
+        ...(timeoutMs ? { timeoutMs } : {}),
       };
       const handle = startRun(config, { store, ...(signal ? { signal } : {}), ...(io.env ? { env: io.env } : {}) });
       handle.on(progress(io, plannedCounts(scenario, repeats ?? scenario.globals.repeats, f.judge)));
@@ -133,6 +136,7 @@ function sameScenarioRun(file: string, f: ScenarioRunFlags): string[] {
     ...(f.baseUrl ? ['--base-url', f.baseUrl] : []),
     // Not part of the id, but a resume without them would run unlimited.
     ...(f.rpm ? ['--rpm', f.rpm] : []), ...(f.tpm ? ['--tpm', f.tpm] : []), ...(f.maxInFlight ? ['--max-in-flight', f.maxInFlight] : []),
+    ...(f.timeout ? ['--timeout', f.timeout] : []),
   ];
 }
 
@@ -216,6 +220,7 @@ export function registerScenario(program: Command): void {
     .option('--rpm <n>', 'requests per minute per model, shared by every process on the store (a burst of one second\'s worth)')
     .option('--tpm <n>', 'input + output tokens per minute per model (with --rpm), shared like it')
     .option('--max-in-flight <n>', 'calls in flight per model (dialogue turns and judge calls) across every process on the store')
+    .option('--timeout <ms>', 'per-attempt timeout of a model call in milliseconds, for models whose entry sets no kargs.timeout (seconds; that wins)')
     .action(async (file: string, f: ScenarioRunFlags) => {
       const controller = new AbortController();
       const stop = () => controller.abort();

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { commandHint } from '../../core/command-hint.js';
 import { packageRoot } from '../../core/package-root.js';
 import { ConfigError, contentHash, type ConfigIssue, type RunContext, type RunOutcome, type StepKind, type Trial, type JsonValue } from '../../core/index.js';
 import { PAIDEIA_VERSION } from '../../core/version.js';
@@ -67,6 +68,8 @@ export async function runLearningStudy(s: LearningRunSettings, ctx: RunContext, 
   const models = await buildModels(roles.models, {
     store, seed: s.seed, maxAttempts: s.maxAttempts, ...(ctx.env ? { env: ctx.env } : {}), ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
     ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}), ...(existing?.config.endpoints ? { endpoints: existing.config.endpoints } : {}),
+    // `paideia learning run` has no --timeout; a resume of the study takes one.
+    timeoutHint: ms => `if the model is slow, continue with a longer one: ${commandHint(['run', '--resume', runId, '--retry-errors', '--timeout', String(ms * 2)], store.url)}`,
   });
   const endpoints = Object.fromEntries([...models].flatMap(([alias, m]) => (m.endpoint ? [[alias, m.endpoint]] : [])));
   const now = new Date().toISOString();

@@ -40,6 +40,7 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
   }
   const fetchFn = settings.fetch;
   const timeoutMs = settings.timeoutMs ?? 120_000;
+  const timeoutHint = settings.timeoutHint?.(timeoutMs);
   const maxResponseBytes = settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const defaultMaxTokens = settings.defaultMaxTokens ?? 1024;
   const url = `${baseURL}/v1/messages`;
@@ -62,7 +63,7 @@ export function createAnthropicModel(settings: AnthropicSettings): ChatModel {
     generate: async function generateAnthropic(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
       checkImages(imageSupport, request);
       const { body, warnings } = toAnthropicBody(settings.model, request, defaultMaxTokens);
-      const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint, maxResponseBytes });
+      const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, timeoutHint, signal: options?.signal, label, keyHint, maxResponseBytes });
       const result = fromAnthropicBody(response.body, label) as ChatResult;
       result.warnings = response.warnings.length > 0 ? [...warnings, ...response.warnings] : warnings;
       return result;

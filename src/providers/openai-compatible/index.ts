@@ -52,6 +52,7 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
   }
   const fetchFn = settings.fetch;
   const timeoutMs = settings.timeoutMs ?? 120_000;
+  const timeoutHint = settings.timeoutHint?.(timeoutMs);
   const maxResponseBytes = settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const url = `${baseURL}/chat/completions`;
   const label = `OpenAI-compatible API at ${baseURL}`;
@@ -73,7 +74,7 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
     generate: async function generateOpenAICompatible(request: ChatRequest, options?: GenerateOptions): Promise<ChatResult> {
       checkImages(imageSupport, request);
       const { body, warnings } = toOpenAIBody(settings.model, request, provider);
-      const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, signal: options?.signal, label, keyHint, maxResponseBytes });
+      const response = await postJson({ fetch: fetchFn, url, headers, body, timeoutMs, timeoutHint, signal: options?.signal, label, keyHint, maxResponseBytes });
       const result = fromOpenAIBody(response.body, label) as ChatResult;
       result.warnings = response.warnings.length > 0 ? [...warnings, ...response.warnings] : warnings;
       return result;

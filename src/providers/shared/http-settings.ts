@@ -16,6 +16,11 @@ export interface HttpProviderSettings {
   /** Per-call limit, covering connect, wait and body. Default 120000. */
   timeoutMs?: number;
   /**
+   * What a call that timed out tells the user to do, given the limit: the setting of the command
+   * or file the model was configured by (e.g. `paideia run --timeout`). Default: raise `timeoutMs`.
+   */
+  timeoutHint?: (timeoutMs: number) => string;
+  /**
    * Largest response body read, in bytes; a longer one is cut, and the call fails with kind
    * `too-large` (not retried). Default 4 MiB.
    */

@@ -21,6 +21,8 @@ export interface PostJsonArgs {
   headers: Record<string, string>;
   body: unknown;
   timeoutMs: number;
+  /** How to give a slow model longer, in the timeout message. Default: raise `timeoutMs`. */
+  timeoutHint?: string | undefined;
   signal?: AbortSignal | undefined;
   /** Names the endpoint in messages, e.g. `OpenAI-compatible API at https://api.openai.com/v1`. */
   label: string;
@@ -58,7 +60,7 @@ export async function postJson(args: PostJsonArgs): Promise<PostJsonResult> {
     if (callerSignal?.aborted) throw abortedError(label, error);
     if (error instanceof TransportTimeout) {
       throw new ProviderCallError({
-        message: `${label} did not answer within ${args.timeoutMs} ms (raise timeoutMs if the model is slow).`,
+        message: `${label} did not answer within ${args.timeoutMs} ms (${args.timeoutHint ?? 'raise timeoutMs if the model is slow'}).`,
         kind: 'timeout',
         isRetryable: true,
         cause: error,

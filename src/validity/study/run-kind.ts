@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { filePath } from '../../core/config/file-path.js';
 import type { RunContext, RunKind, RunOutcome } from '../../core/index.js';
-import { buildModels } from '../../engine/models.js';
+import { buildModels, timeoutFlagHint } from '../../engine/models.js';
 import { unpricedForCap } from '../../engine/pricing.js';
 import { loadPriceTable } from '../../providers/pricing.js';
 import { observationsFromRun } from '../stored/observations.js';
@@ -50,6 +50,7 @@ export async function startStudyRun(c: z.output<typeof StudyRunConfigSchema>, ct
   const models = await buildModels(study.raters, {
     store: ctx.store, seed: study.seed, maxAttempts: c.maxAttempts, ...(ctx.env ? { env: ctx.env } : {}), ...(c.baseUrl ? { baseURL: c.baseUrl } : {}),
     ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+    timeoutHint: timeoutFlagHint('validity run'),
   });
   const { run, summary } = await runStudy({
     study, store: ctx.store, models, prices, ...(c.resume ? { resume: c.resume } : {}), retryErrors: c.retryErrors, ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}),
