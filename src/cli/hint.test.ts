@@ -91,7 +91,7 @@ describe('printed hints run as pasted', () => {
     expect(missing.code).toBe(2);
     const listed = await runPasted(hintAfter(missing.stderr, 'list runs with:'), { cwd });
     expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toMatch(/run-\w+\s+completed\s+baseline:gold/);
+    expect(listed.stdout).toMatch(/run-\w+\s+suite\s+completed\s+baseline:gold/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../store/index.js';
-import { claimRunTrials, processAlive } from './claims.js';
+import { claimRunTrials, processAlive, runHeldLive } from './claims.js';
 
 describe('processAlive', () => {
   it('is false for a zombie (killed, not yet reaped), which signal 0 still reaches', async () => {
@@ -63,5 +63,22 @@ describe('claimRunTrials', () => {
     expect(held.lost).toBe(true);
     expect(held.stale).toBe(true);
     await held.release();
+  });
+});
+
+describe('runHeldLive', () => {
+  it('holds for a running holder on this host or an unexpired lease elsewhere, by the rule claims are taken over by, and writes nothing', async () => {
+    const store = await openStore('sqlite::memory:');
+    const here = { host: 'h', now: () => 1_000 };
+    expect(await runHeldLive(store, 'r', { ...here, isAlive: () => true })).toBe(false);
+    await store.claimTrials('r', { workerId: 'w1', pid: 111, host: 'h' }, ['a'], 500);
+    // this host: whether the process runs, whatever its lease says
+    expect(await runHeldLive(store, 'r', { ...here, isAlive: () => true })).toBe(true);
+    expect(await runHeldLive(store, 'r', { ...here, isAlive: () => false })).toBe(false);
+    // another host: only the lease says anything
+    await store.claimTrials('r', { workerId: 'w2', pid: 222, host: 'other' }, ['b'], 2_000);
+    expect(await runHeldLive(store, 'r', { ...here, isAlive: () => false })).toBe(true);
+    expect(await runHeldLive(store, 'r', { host: 'h', now: () => 3_000, isAlive: () => false })).toBe(false);
+    expect((await store.listClaimHolders('r')).map(h => h.workerId).sort()).toEqual(['w1', 'w2']);
   });
 });

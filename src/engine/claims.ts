@@ -44,7 +44,7 @@ export interface HeldClaims {
 const CLAIM_CHUNK = 50_000;
 
 /** The lease of a claim: 30 s, or PAIDEIA_CLAIM_TTL_MS milliseconds (tests of a paused process use a short one). */
-function defaultTtlMs(): number {
+export function defaultTtlMs(): number {
   const ms = Number(process.env['PAIDEIA_CLAIM_TTL_MS']);
   return Number.isInteger(ms) && ms >= 100 ? ms : 30_000;
 }
@@ -63,6 +63,18 @@ export function processAlive(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * Whether some process is working on the run, by the rule claimRunTrials takes claims over by: a
+ * holder on this host whose process still runs, or one elsewhere whose lease has not run out.
+ * Reads only (a listing must not write): the dead holders' claims stay until a run takes them.
+ */
+export async function runHeldLive(store: Store, runId: string, o: Pick<ClaimOptions, 'now' | 'host' | 'isAlive'> = {}): Promise<boolean> {
+  const host = o.host ?? hostname();
+  const now = (o.now ?? Date.now)();
+  const alive = o.isAlive ?? processAlive;
+  return (await store.listClaimHolders(runId)).some(h => (h.host === host ? alive(h.pid) : h.expiresAt > now));
 }
 
 /**

@@ -1,5 +1,6 @@
-import { commandPrefix } from '../core/command-hint.js';
+import { commandHint, commandPrefix } from '../core/command-hint.js';
 import type { RunRecord, Store } from '../core/index.js';
+import { defaultTtlMs, runHeldLive } from '../engine/claims.js';
 import { priceFor } from '../providers/pricing.js';
 import { countTrials, type TrialCounts } from './trial-counts.js';
 import { textTable } from './text-table.js';
@@ -7,7 +8,14 @@ import { textTable } from './text-table.js';
 /** One line of `paideia runs`. */
 export interface RunSummary {
   id: string;
+  /** suite, scenario, validity, learning. */
+  kind: string;
+  /** As stored: a run whose process was killed stays `running` (see `interrupted`). */
   status: RunRecord['status'];
+  /** Stored as running, but no live process holds claims on it (killed, or its machine went down): resume it. */
+  interrupted: boolean;
+  /** The command that continues an interrupted run, else null. */
+  resume: string | null;
   models: string[];
   /** Every trial of the run, of every step kind (judges and learners included), as countTrials counts them. */
   trials: number;
@@ -29,9 +37,9 @@ export async function summarizeRuns(store: Store): Promise<RunSummary[]> {
   const out: RunSummary[] = [];
   for (const run of runs) {
     // Trial statuses and the spend are stored per trial and per call: no run's calls are loaded.
-    const [counts, costUsd] = await Promise.all([countTrials(store, run.id), store.spentUsd(run.id)]);
+    const [counts, costUsd, stale] = await Promise.all([countTrials(store, run.id), store.spentUsd(run.id), interrupted(store, run)]);
     out.push({
-      id: run.id, status: run.status, models: run.config.models.map(m => m.alias), trials: counts.total,
+      id: run.id, kind: run.kind, status: run.status, interrupted: stale, resume: stale ? commandHint(['run', '--resume', run.id], store.url) : null, models: run.config.models.map(m => m.alias), trials: counts.total,
       failures: counts.failed, counts,
       costUsd,
       costIncomplete: unpricedModels(run).length > 0,
@@ -41,6 +49,15 @@ export async function summarizeRuns(store: Store): Promise<RunSummary[]> {
   return out.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
 }
 
+/**
+ * A run stored as running that no live process works on. One changed within a lease may still be
+ * planning (its trials are claimed once they are stored), so it counts as running until then.
+ */
+async function interrupted(store: Store, run: RunRecord): Promise<boolean> {
+  if (run.status !== 'running' || Date.now() - Date.parse(run.updatedAt) < defaultTtlMs()) return false;
+  return !(await runHeldLive(store, run.id));
+}
+
 /** Aliases of the run's models with no price in its table: their calls cost an unknown amount (the web app says "+ unknown" for them). */
 export function unpricedModels(run: RunRecord): string[] {
   return run.config.models.filter(m => m.provider !== 'baseline' && !priceFor(run.prices, m, { endpoint: run.config.endpoints?.[m.alias] })).map(m => m.alias);
@@ -48,9 +65,11 @@ export function unpricedModels(run: RunRecord): string[] {
 
 const usd = (s: RunSummary) => `$${s.costUsd.toFixed(4)}${s.costIncomplete ? ' + unknown' : ''}`;
 
-/** The `paideia runs` table. */
+/** The `paideia runs` table, then how to resume each interrupted run. */
 export function renderRunsTable(runs: RunSummary[]): string {
   if (!runs.length) return `no runs in this store yet; start one with: ${[...commandPrefix(), 'demo'].join(' ')}\n`;
-  return textTable(['run', 'status', 'models', 'trials', 'failures', 'cost', 'date'],
-    runs.map(r => [r.id, r.status, r.models.join(', '), String(r.trials), String(r.failures), usd(r), r.createdAt.slice(0, 16).replace('T', ' ')]));
+  const table = textTable(['run', 'kind', 'status', 'models', 'trials', 'failures', 'cost', 'date'],
+    runs.map(r => [r.id, r.kind, r.interrupted ? 'stopped (interrupted)' : r.status, r.models.join(', '), String(r.trials), String(r.failures), usd(r), r.createdAt.slice(0, 16).replace('T', ' ')]));
+  const notes = runs.filter(r => r.resume).map(r => `run ${r.id} was interrupted (no process is working on it); resume it with: ${r.resume}\n`);
+  return table + notes.join('');
 }

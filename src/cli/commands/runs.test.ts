@@ -1,28 +1,81 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../testing/run-cli.js';
+import { openAIChatBody, startOpenAICompatibleServer } from '../../providers/testing/fake-servers.js';
+import { LOOP_SCENARIO } from '../../scenarios/testing/fixtures.js';
+import { runCli, startCli, waitFor } from '../testing/run-cli.js';
+import { runPasted } from '../testing/run-pasted.js';
 
 const suite = new URL('../__fixtures__/mini-suite.jsonl', import.meta.url).pathname;
 
 describe('paideia runs', () => {
-  it('prints a table with a header (status, models, trials, failures, cost, date) and the same as JSON', async () => {
+  it('prints a table with a header (kind, status, models, trials, failures, cost, date) and the same as JSON', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-runs-'));
     const run = await runCli(['run', suite, '-m', 'baseline:gold', '-m', 'baseline:copy', '--repeats', '2'], { cwd });
     const runId = run.stdout.trim();
     const table = await runCli(['runs'], { cwd });
     expect(table.code, table.stderr).toBe(0);
     const [header, line, ...rest] = table.stdout.trimEnd().split('\n');
-    expect(header!.split(/\s{2,}/)).toEqual(['run', 'status', 'models', 'trials', 'failures', 'cost', 'date']);
-    expect(line!.split(/\s{2,}/).slice(0, 6)).toEqual([runId, 'completed', 'baseline:gold, baseline:copy', '20', '0', '$0.0000']);
+    expect(header!.split(/\s{2,}/)).toEqual(['run', 'kind', 'status', 'models', 'trials', 'failures', 'cost', 'date']);
+    expect(line!.split(/\s{2,}/).slice(0, 7)).toEqual([runId, 'suite', 'completed', 'baseline:gold, baseline:copy', '20', '0', '$0.0000']);
     expect(line).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d$/);
     expect(rest).toEqual([]);
     const json = await runCli(['runs', '--format', 'json'], { cwd });
     const [r] = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
-    expect(r).toMatchObject({ id: runId, status: 'completed', models: ['baseline:gold', 'baseline:copy'], trials: 20, failures: 0, costUsd: 0, costIncomplete: false });
+    expect(r).toMatchObject({ id: runId, kind: 'suite', status: 'completed', interrupted: false, resume: null, models: ['baseline:gold', 'baseline:copy'], trials: 20, failures: 0, costUsd: 0, costIncomplete: false });
     expect((await runCli(['runs', '--format', 'csv'], { cwd })).code).toBe(2);
   });
+
+  it('shows a run whose process was killed (kill -9) as interrupted, with a resume command that finishes it; a live one stays running', async () => {
+    let answering = false;
+    const server = await startOpenAICompatibleServer({
+      reply: req => (answering
+        ? { body: openAIChatBody({ text: (req.body as { model: string }).model === 'judge-model' ? '<json>{"clarity": 4, "warmth": 4, "comment": "ok"}</json>' : 'Yes. <end>' }) }
+        : { hang: true }),
+    });
+    try {
+      const cwd = mkdtempSync(join(tmpdir(), 'paideia-runs-'));
+      writeFileSync(join(cwd, 'loop.yaml'), LOOP_SCENARIO.replaceAll('http://127.0.0.1:9/v1', server.baseURL));
+      // A short lease: a run that changed within one may still be planning, so it counts as running.
+      const env = { PAIDEIA_CLAIM_TTL_MS: '1000' };
+      const { child, done } = startCli(['scenario', 'run', 'loop.yaml', '--store', 'sqlite:s.db'], { cwd, env });
+      await waitFor(() => server.requests.length >= 2, 'the scenario run did not get going');
+      await new Promise(r => setTimeout(r, 1500));
+      const live = await runCli(['runs', '--store', 'sqlite:s.db'], { cwd, env });
+      expect(live.stdout.split('\n')[1]!.split(/\s{2,}/).slice(1, 3)).toEqual(['scenario', 'running']);
+      expect(live.stdout).not.toContain('interrupted');
+      child.kill('SIGKILL');
+      expect((await done).signal).toBe('SIGKILL');
+
+      const claims = () => {
+        const db = new Database(join(cwd, 's.db'), { readonly: true });
+        try { return db.prepare('SELECT COUNT(*) AS n FROM claims').get() as { n: number }; } finally { db.close(); }
+      };
+      const before = claims();
+      expect(before.n).toBeGreaterThan(0);
+      const table = await runCli(['runs', '--store', 'sqlite:s.db'], { cwd, env });
+      expect(table.code, table.stderr).toBe(0);
+      const [, line, note] = table.stdout.trimEnd().split('\n');
+      const runId = line!.split(/\s{2,}/)[0]!;
+      expect(line!.split(/\s{2,}/).slice(1, 3)).toEqual(['scenario', 'stopped (interrupted)']);
+      const hint = `paideia run --resume ${runId} --store sqlite:${join(cwd, 's.db')}`;
+      expect(note).toBe(`run ${runId} was interrupted (no process is working on it); resume it with: ${hint}`);
+      const [j] = JSON.parse((await runCli(['runs', '--format', 'json', '--store', 'sqlite:s.db'], { cwd, env })).stdout) as Array<Record<string, unknown>>;
+      expect(j).toMatchObject({ id: runId, kind: 'scenario', status: 'running', interrupted: true, resume: hint });
+      // the listing wrote nothing: the dead process's claims are still there for the resume to take over
+      expect(claims()).toEqual(before);
+
+      answering = true;
+      const resumed = await runPasted(hint, { cwd, env });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const after = await runCli(['runs', '--store', 'sqlite:s.db'], { cwd, env });
+      expect(after.stdout.trimEnd().split('\n').slice(1).map(l => l.split(/\s{2,}/).slice(0, 3))).toEqual([[runId, 'scenario', 'completed']]);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 
   it('bundle writes the run as one static HTML file with its results and trials, keys of the environment redacted; a missing run is exit 2 with the runs hint', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-runs-'));

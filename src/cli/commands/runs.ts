@@ -7,7 +7,7 @@ import { registerRunsDelete } from './runs-delete.js';
 
 export function registerRuns(program: Command): void {
   const runs = program.command('runs')
-    .description('list stored runs: status, models, trials, failures, cost and date, newest first')
+    .description('list stored runs: kind, status (an interrupted run with its resume command), models, trials, failures, cost and date, newest first')
     .option('--format <format>', 'table or json', 'table')
     .option('--store <url>', 'store URL', DEFAULT_STORE_URL)
     .action(async (f: { store: string; format: string }) => {
