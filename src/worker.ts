@@ -31,7 +31,11 @@ export interface WorkerOptions {
 
 /** What a worker did, per run it worked on. */
 export interface WorkerSummary {
-  runs: Array<{ runId: string; done: number; failed: number; batches: number; stoppedBy?: RunOutcome['stoppedBy'] }>;
+  runs: Array<{
+    runId: string; done: number; failed: number; batches: number; stoppedBy?: RunOutcome['stoppedBy'];
+    /** The run was deleted from the store while this worker worked on it. */
+    deleted?: true;
+  }>;
 }
 
 // Each wait removes its abort listener when it ends: a worker waits many times on one signal.
@@ -51,6 +55,14 @@ async function configOf(store: Store, run: RunRecord, o: WorkerOptions): Promise
   return { ...base, ...(o.concurrency && base.kind === 'suite' ? { concurrency: o.concurrency } : {}) } as RunConfig;
 }
 
+/** `--run ID` names a run the store no longer holds: deleted while this worker worked on it. */
+function goneError(store: Store, entry: WorkerSummary['runs'][number]): ConfigError {
+  return new ConfigError([{
+    field: '--run',
+    message: `run ${entry.runId} is no longer in ${store.url} (deleted while this worker worked on it?); this worker finished ${entry.done} trial(s) of it, ${entry.failed} failed. List the runs with: ${commandHint(['runs'], store.url)}`,
+  }]);
+}
+
 export async function runWorker(o: WorkerOptions): Promise<WorkerSummary> {
   const summary: WorkerSummary = { runs: [] };
   const stopped = () => Boolean(o.stopSignal?.aborted || o.signal?.aborted);
@@ -59,20 +71,26 @@ export async function runWorker(o: WorkerOptions): Promise<WorkerSummary> {
   }
   const finished = new Set<string>();
   for (;;) {
-    const runs = o.runId ? [(await o.store.getRun(o.runId))!] : (await o.store.listRuns()).filter(r => r.status === 'running' || r.status === 'stopped');
+    const one = o.runId ? await o.store.getRun(o.runId) : undefined;
+    const runs = o.runId ? (one ? [one] : []) : (await o.store.listRuns()).filter(r => r.status === 'running' || r.status === 'stopped');
     for (const run of runs.filter(r => !finished.has(r.id))) {
       if (stopped()) break;
       const entry = summary.runs.find(r => r.runId === run.id) ?? summary.runs[summary.runs.push({ runId: run.id, done: 0, failed: 0, batches: 0 }) - 1]!;
       const end = await workOn(run, entry, o);
+      if (end === 'deleted') {
+        entry.deleted = true;
+        if (o.runId) throw goneError(o.store, entry);
+      }
       if (end !== 'waiting') finished.add(run.id);
     }
+    if (o.runId && !one) throw goneError(o.store, summary.runs[0] ?? { runId: o.runId, done: 0, failed: 0, batches: 0 });
     // With --follow a worker waits for new runs; runs it finished stay finished.
     if (stopped() || (!runs.some(r => !finished.has(r.id)) && !o.follow)) return summary;
     await sleep(o.pollMs ?? 500, o.stopSignal);
   }
 }
 
-type End = 'finished' | 'stopped' | 'waiting';
+type End = 'finished' | 'stopped' | 'waiting' | 'deleted';
 
 /** Batches of one run until the queue has nothing this worker could take. */
 async function workOn(run: RunRecord, entry: WorkerSummary['runs'][number], o: WorkerOptions): Promise<End> {
@@ -82,6 +100,9 @@ async function workOn(run: RunRecord, entry: WorkerSummary['runs'][number], o: W
   let batch = o.batch ?? Math.max(64, 16 * (o.concurrency ?? ((config as { concurrency?: number }).concurrency ?? 8)));
   for (;;) {
     if (o.stopSignal?.aborted || o.signal?.aborted) return 'stopped';
+    // Deleted (`paideia runs delete --force`): started again from its config it would fail as a
+    // resume of nothing, or (a scenario, a study) be planned anew.
+    if (!(await o.store.getRun(run.id))) return 'deleted';
     const view = batchView(o.store, run.id, () => batch);
     const handle = startRun(config, { store: view.store, keepConfig: false, ...(o.signal ? { signal: o.signal } : {}), ...(o.env ? { env: o.env } : {}) });
     handle.on(e => {
@@ -94,6 +115,7 @@ async function workOn(run: RunRecord, entry: WorkerSummary['runs'][number], o: W
     try {
       outcome = await handle.done;
     } catch (error) {
+      if (!(await o.store.getRun(run.id))) return 'deleted';
       // Every open trial is held by another worker (or waits for a judged trial): not an error here.
       if (!(error instanceof ConfigError && view.asked && view.claimed.length === 0)) throw error;
     } finally {
@@ -119,6 +141,7 @@ async function finish(run: RunRecord, config: RunConfig, o: WorkerOptions): Prom
     await startRun(config, { store: o.store, keepConfig: false, ...(o.env ? { env: o.env } : {}) }).done;
     return 'finished';
   } catch (error) {
+    if (!(await o.store.getRun(run.id))) return 'deleted';
     if (error instanceof ConfigError && /is being run by process/.test(error.message)) return 'waiting';
     throw error;
   }

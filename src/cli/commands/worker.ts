@@ -28,7 +28,7 @@ export async function workerCommand(f: WorkerFlags): Promise<number> {
       follow: f.follow ?? false, stopSignal: stop.signal, signal: abort.signal,
     });
     for (const r of summary.runs) {
-      const why = r.stoppedBy === 'cost-cap' ? '; stopped by the run\'s cost cap' : r.stoppedBy ? `; stopped (${r.stoppedBy})` : '';
+      const why = r.deleted ? '; the run was deleted from the store meanwhile' : r.stoppedBy === 'cost-cap' ? '; stopped by the run\'s cost cap' : r.stoppedBy ? `; stopped (${r.stoppedBy})` : '';
       process.stderr.write(`run ${r.runId}: this worker finished ${r.done} trial(s), ${r.failed} failed, in ${r.batches} batch(es)${why}\n`);
     }
     if (!summary.runs.length) process.stderr.write(`no run with work left in ${store.url}; plan one with: ${commandHint(['run', 'data/samples/irish', '--model', 'baseline:gold', '--plan-only'], store.url)}\n`);
