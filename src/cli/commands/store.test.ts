@@ -63,6 +63,35 @@ describe('paideia store copy', () => {
     expect([again.code, again.stderr]).toEqual([2, expect.stringMatching(/holds run run-\w+ already/)]);
   }, 240_000);
 
+  it('without --run copies every run the target lacks and names those it holds already, leaving them as they are', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-copy-skip-'));
+    const suite = join(process.cwd(), 'src', 'cli', '__fixtures__', 'mini-suite.jsonl');
+    const make = async (model: string) => {
+      const r = await runCli(['run', suite, '-m', model, '--repeats', '1', '--store', 'sqlite:a.db'], { cwd });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout.trim();
+    };
+    const older = await make('baseline:gold');
+    const held = await make('baseline:copy');
+    const first = await runCli(['store', 'copy', 'sqlite:a.db', 'sqlite:b.db', '--run', held], { cwd });
+    expect(first.code, first.stderr).toBe(0);
+    const calls = (id: string) => {
+      const db = new Database(join(cwd, 'b.db'), { readonly: true });
+      try { return (db.prepare('SELECT COUNT(*) AS n FROM calls WHERE run_id = ?').get(id) as { n: number }).n; } finally { db.close(); }
+    };
+    const heldCalls = calls(held);
+    // Before, the copy stopped at the run b.db holds (exit 2), whatever came after it uncopied.
+    const all = await runCli(['store', 'copy', 'sqlite:a.db', 'sqlite:b.db'], { cwd });
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout.trim().split('\n')).toEqual([older]);
+    expect(all.stderr).toContain(`copied run ${older}: 5 trial(s), 5 call(s)`);
+    expect(all.stderr).toContain(`skipped 1 run(s) sqlite:${join(cwd, 'b.db')} holds already (left as they are there): ${held}`);
+    expect([calls(older), calls(held)]).toEqual([5, heldCalls]);
+    // Named with --run, a run the target holds is still refused.
+    const again = await runCli(['store', 'copy', 'sqlite:a.db', 'sqlite:b.db', '--run', held], { cwd });
+    expect([again.code, again.stderr]).toEqual([2, expect.stringMatching(/holds run run-\w+ already/)]);
+  }, 120_000);
+
   it('moves a learning run with its slide PNGs and deck HTML SQLite -> PostgreSQL -> SQLite: the same report, the same blobs', async () => {
     const pg = createDatabase(await started(), 'copy_learning');
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-copy-learning-'));
