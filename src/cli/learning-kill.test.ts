@@ -61,3 +61,34 @@ describe('learning run killed with SIGKILL', () => {
     }
   }, 240_000);
 });
+
+describe('learning run stopped with Ctrl-C while its Chromium is up', () => {
+  it('lets the calls in flight finish and stores them (exit 3, resume hint), and the run is stopped, not left running', async () => {
+    // Slow answers, so calls are in flight when Ctrl-C comes; the generator's deck is rendered
+    // (Chromium started) before any learner or judge call, so by the fourth request it is up.
+    const server = await startStudyServer([unit], { delayMs: 400 });
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-learning-sigint-'));
+    const db = `sqlite:${join(cwd, 'study.db')}`;
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
+    const args = ['learning', 'run', '--units', unit.id, '--generator', 'good=openai:gen-good',
+      '--learner', 'strong=openai:learner-strong', '--judge', 'ja=openai:judge-a', '--concurrency', '2', '--store', db];
+    const { child, done } = startCli(args, { cwd, env });
+    await waitFor(() => server.requests.length >= 4, 'the learning run did not reach its learners', 60_000);
+    child.kill('SIGINT');
+    const stopped = await done;
+    // Chromium's own SIGINT handler (playwright's default) used to exit 130 here, mid-run.
+    expect(stopped.code, stopped.stderr).toBe(3);
+    expect(stopped.stderr).toMatch(/finishing the calls in flight/);
+    expect(stopped.stderr).toMatch(/resume with: paideia learning run /);
+    // Every request the server got was answered and stored: nothing paid for is lost.
+    const calls = (await storedCalls(db)).filter(c => !c.cached && c.status === 'ok');
+    expect(calls.length).toBe(server.requests.length);
+    const s = await openStore(db, { mustExist: true, readOnly: true });
+    try {
+      expect((await s.listRuns())[0]!.status).toBe('stopped');
+    } finally {
+      await s.close();
+    }
+  }, 240_000);
+});

@@ -19,9 +19,15 @@ export class DeckRenderError extends PaideiaError {
   }
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Start Chromium. `ownSignals: false` is for a browser that lives inside a run: the run's own
+ * Ctrl-C handling drains it and closes the browser with it, whereas playwright's default handlers
+ * would close the browser and exit the process (code 130) at once, calls in flight and all.
+ */
+export async function launchBrowser(o: { ownSignals?: boolean } = {}): Promise<Browser> {
+  const signals = o.ownSignals === false ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {};
   try {
-    return await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+    return await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, ...signals });
   } catch (cause) {
     throw new PaideiaError(`cannot start Chromium at ${CHROMIUM_PATH}: install it with \`apt-get install -y chromium\` (or set PAIDEIA_CHROMIUM)`, { cause });
   }
