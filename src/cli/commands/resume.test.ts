@@ -1,8 +1,9 @@
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadShippedUnit, startStudyServer } from '../../learning/testing/study-server.js';
 import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../../providers/testing/fake-servers.js';
 import { runCli } from '../testing/run-cli.js';
 import { runPasted } from '../testing/run-pasted.js';
@@ -118,5 +119,47 @@ describe('paideia run --resume ID continues a run of any kind from the config it
     expect(resumed.stdout.trim()).toBe(runId);
     // 2 observations x 1 item x 3 prompt families x 1 rater, each asked once over both sessions.
     expect(server.requests.length).toBe(6);
+  });
+
+  it('a rating study and a learning study resume by id after their --prices file is gone: they price with the table stored with the run', async () => {
+    const server = await startStudyServer([loadShippedUnit('udihe-possession')]);
+    servers.push(server);
+    const rater = await startOpenAICompatibleServer(() => ({ status: 200, body: openAIChatBody({ text: 'Rating: 2', usage: { prompt_tokens: 50, completion_tokens: 10 } }) }));
+    servers.push(rater);
+    const { cwd, elsewhere, store } = workspace();
+    writeFileSync(join(cwd, 'study.yaml'), ['name: gone', 'observations:', '  - { id: o1, text: "Teacher: What do you notice?" }',
+      '  - { id: o2, text: "Teacher: Open your books." }', 'items:', '  - { id: uptake, construct: builds on what the student said, scale: { min: 1, max: 3 } }',
+      'raters: { r: "openai:rater" }', 'params: { max_tokens: 300 }', ''].join('\n'));
+    writeFileSync(join(cwd, 'local-prices.json'), JSON.stringify({ source: 'test', date: '2026-12-03', models: { 'openai:rater': { input: 1, output: 2 }, 'openai:learner-strong': { input: 1, output: 2 }, 'baseline:*': { input: 0, output: 0 } } }));
+
+    const study = await runCli(['validity', 'run', 'study.yaml', '--prices', 'local-prices.json', '--cost-cap', '0.001', '--concurrency', '1', '--store', store],
+      { cwd, env: { OPENAI_BASE_URL: rater.baseURL, OPENAI_API_KEY: 'k' } });
+    expect(study.code, study.stderr).toBe(3);
+    const learning = await runCli(['learning', 'run', '--units', 'udihe-possession', '--generator', 'outline=baseline:outline', '--learner', 'strong=openai:learner-strong',
+      '--prices', 'local-prices.json', '--cost-cap', '0', '--store', store], { cwd, env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'k' } });
+    expect(learning.code, learning.stderr).toBe(3);
+    rmSync(join(cwd, 'local-prices.json'));
+
+    for (const [run, env] of [[study.stdout.trim(), rater], [learning.stdout.trim(), server]] as const) {
+      const resumed = await runCli(['run', '--resume', run, '--cost-cap', '1', '--store', store], { cwd: elsewhere, env: { OPENAI_BASE_URL: env.baseURL, OPENAI_API_KEY: 'k' } });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).not.toMatch(/local-prices\.json/);
+      expect(resumed.stdout.trim()).toBe(run);
+    }
+    const db = new Database(join(cwd, 'p.db'), { readonly: true });
+    const calls = (run: string) => (db.prepare('SELECT COUNT(*) AS n FROM calls WHERE run_id = ? AND cached = 0 AND endpoint IS NOT NULL').get(run) as { n: number }).n;
+    const statuses = db.prepare('SELECT status FROM runs').all() as Array<{ status: string }>;
+    const priced = db.prepare(`SELECT COUNT(*) AS n FROM calls WHERE endpoint IS NOT NULL AND cost_usd > 0`).get() as { n: number };
+    const all = db.prepare(`SELECT COUNT(*) AS n FROM calls WHERE endpoint IS NOT NULL`).get() as { n: number };
+    const study2 = calls(study.stdout.trim());
+    const learning2 = calls(learning.stdout.trim());
+    db.close();
+    // Two runs, both finished; every request either server got is a stored call, priced by the stored table.
+    expect(statuses.map(s => s.status)).toEqual(['completed', 'completed']);
+    expect(study2).toBe(rater.requests.length);
+    expect(study2).toBe(6);
+    expect(learning2).toBe(server.requests.length);
+    expect(learning2).toBeGreaterThan(0);
+    expect(priced.n).toBe(all.n);
   });
 });

@@ -13,5 +13,6 @@ export const learningRunKind: RunKind<LearningRunSettings> = {
   name: LEARNING_RUN,
   configSchema: LearningRunConfigSchema as unknown as RunKind<LearningRunSettings>['configSchema'],
   start: async (config, context) => (await import('./run.js')).runLearningStudy(config, context),
-  resumeConfig: (c, runId) => ({ ...c, resume: runId, ...(c.unitPaths ? { unitPaths: c.unitPaths.map(p => resolve(p)) } : {}), ...(c.prices ? { prices: resolve(c.prices) } : {}) }),
+  // Unit paths absolute; the price table is the one stored with the run.
+  resumeConfig: (c, runId) => ({ ...c, resume: runId, ...(c.unitPaths ? { unitPaths: c.unitPaths.map(p => resolve(p)) } : {}), prices: undefined }),
 };

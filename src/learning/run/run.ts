@@ -54,10 +54,6 @@ export async function runLearningStudy(s: LearningRunSettings, ctx: RunContext, 
   }
   if (issues.length || !roles) throw new ConfigError(issues);
   const units = s.units.map(id => findUnit(loaded, id));
-  const prices = loadPriceTable(s.prices);
-  const unpriced = unpricedForCap(prices, roles.models.map(m => m.spec), s.costCapUsd);
-  if (unpriced.length) ctx.onEvent({ type: 'warning', message: `no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)` });
-
   const study = {
     units: units.map(u => ({ id: u.unit.id, hash: unitHash(u.unit) })), generators: roles.generators, learners: roles.learners, judges: roles.judges,
     repeats: s.repeats, puzzleContext: s.puzzleContext, frames: s.frames, inject: s.inject, seed: s.seed, versions: VERSIONS,
@@ -65,6 +61,10 @@ export async function runLearningStudy(s: LearningRunSettings, ctx: RunContext, 
   const runId = `lrn-${contentHash(study, 16)}`;
   checkContinues(s.resume, runId, 'the learning study (its units, roles and settings)');
   const existing = await store.getRun(runId);
+  // A stored run prices with the table it was planned with (a resume by id gives no file).
+  const prices = existing?.prices ?? loadPriceTable(s.prices);
+  const unpriced = unpricedForCap(prices, roles.models.map(m => m.spec), s.costCapUsd);
+  if (unpriced.length) ctx.onEvent({ type: 'warning', message: `no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)` });
   const models = await buildModels(roles.models, {
     store, seed: s.seed, maxAttempts: s.maxAttempts, ...(ctx.env ? { env: ctx.env } : {}), ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
     ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}), ...(existing?.config.endpoints ? { endpoints: existing.config.endpoints } : {}),

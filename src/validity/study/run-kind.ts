@@ -7,8 +7,8 @@ import { unpricedForCap } from '../../engine/pricing.js';
 import { loadPriceTable } from '../../providers/pricing.js';
 import { observationsFromRun } from '../stored/observations.js';
 import { loadStudyFile, type Study } from './load.js';
-import { STUDY_RUN } from './plan.js';
-import { runStudy } from './run.js';
+import { STUDY_RUN, studyRunId } from './plan.js';
+import { modelEndpoints, runStudy } from './run.js';
 
 /** A rating study run as a library user, the CLI or the web app describes it. */
 export const StudyRunConfigSchema = z.strictObject({
@@ -44,14 +44,15 @@ export async function startStudyRun(c: z.output<typeof StudyRunConfigSchema>, ct
   const draft = loadStudyFile(c.file, c.observationsRun ? { observationsRun: c.observationsRun } : {});
   const observations = draft.observations ?? (draft.source.type === 'run' ? await observationsFromRun(ctx.store, draft.source.runId) : []);
   const study: Study = { ...draft, observations };
-  const prices = loadPriceTable(c.prices);
-  const unpriced = unpricedForCap(prices, study.raters.map(r => r.spec), c.costCapUsd);
-  if (unpriced.length) ctx.onEvent({ type: 'warning', message: `no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)` });
   const models = await buildModels(study.raters, {
     store: ctx.store, seed: study.seed, maxAttempts: c.maxAttempts, ...(ctx.env ? { env: ctx.env } : {}), ...(c.baseUrl ? { baseURL: c.baseUrl } : {}),
     ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
     timeoutHint: timeoutFlagHint('validity run'),
   });
+  // A stored run prices with the table it was planned with (a resume by id gives no file).
+  const prices = (await ctx.store.getRun(studyRunId(study, modelEndpoints(models))))?.prices ?? loadPriceTable(c.prices);
+  const unpriced = unpricedForCap(prices, study.raters.map(r => r.spec), c.costCapUsd);
+  if (unpriced.length) ctx.onEvent({ type: 'warning', message: `no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)` });
   const { run, summary } = await runStudy({
     study, store: ctx.store, models, prices, ...(c.resume ? { resume: c.resume } : {}), retryErrors: c.retryErrors, ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}),
     concurrency: provider => (provider === 'baseline' ? Math.max(c.concurrency, 16) : c.concurrency),
@@ -71,5 +72,6 @@ export const studyRunKind: RunKind<z.output<typeof StudyRunConfigSchema>> = {
   name: STUDY_RUN,
   configSchema: StudyRunConfigSchema as unknown as z.ZodType<z.output<typeof StudyRunConfigSchema>>,
   start: startStudyRun,
-  resumeConfig: (c, runId) => ({ ...c, resume: runId, file: resolve(c.file), ...(c.prices ? { prices: resolve(c.prices) } : {}) }),
+  // The file's path absolute; the price table is the one stored with the run.
+  resumeConfig: (c, runId) => ({ ...c, resume: runId, file: resolve(c.file), prices: undefined }),
 };

@@ -28,6 +28,11 @@ export interface RunStudyOptions {
   onEvent?: (e: RunEvent) => void;
 }
 
+/** Where each rater is called (part of the study's run id). */
+export function modelEndpoints(models: ReadonlyMap<string, ChatModel>): Record<string, string> {
+  return Object.fromEntries([...models].flatMap(([alias, m]) => (m.endpoint ? [[alias, m.endpoint]] : [])));
+}
+
 /**
  * Run every cell of a rating study through the engine: each a stored call and a stored Judgment
  * (the parsed ordinal, or unscored with its reason and text). The run id is the study's hash, so
@@ -35,7 +40,7 @@ export interface RunStudyOptions {
  */
 export async function runStudy(o: RunStudyOptions): Promise<{ run: RunRecord; summary: RunSummary }> {
   const { study, store } = o;
-  const endpoints = Object.fromEntries([...o.models].flatMap(([alias, m]) => (m.endpoint ? [[alias, m.endpoint]] : [])));
+  const endpoints = modelEndpoints(o.models);
   const baselines = [...o.models].filter(([, m]) => m.isBaseline).map(([alias]) => alias);
   const runId = studyRunId(study, endpoints);
   checkContinues(o.resume, runId, `the study ${study.file}`);
