@@ -162,4 +162,43 @@ describe('paideia run --resume ID continues a run of any kind from the config it
     expect(learning2).toBeGreaterThan(0);
     expect(priced.n).toBe(all.n);
   });
+
+  it('refuses --base-url that would move a scenario, study or learning run, naming the flag, before anything is stored', async () => {
+    const planned = await startOpenAICompatibleServer(() => ({ status: 200, body: openAIChatBody({ text: 'Rating: 2', usage: { prompt_tokens: 50, completion_tokens: 10 } }) }));
+    const other = await startOpenAICompatibleServer(() => ({ status: 200, body: openAIChatBody({ text: 'Rating: 2', usage: { prompt_tokens: 50, completion_tokens: 10 } }) }));
+    servers.push(planned, other);
+    const { cwd, elsewhere, store } = workspace();
+    const env = { OPENAI_API_KEY: 'k' };
+    writeFileSync(join(cwd, 'study.yaml'), ['name: move', 'observations:', '  - { id: o1, text: "Teacher: What do you notice?" }',
+      'items:', '  - { id: uptake, construct: builds on what the student said, scale: { min: 1, max: 3 } }', 'raters: { r: "openai:learner" }', ''].join('\n'));
+    const scenario = await runCli(['scenario', 'run', 'socratic.yaml', '-m', 'teacher=openai:tutor', '-m', 'student=openai:learner',
+      '--base-url', planned.baseURL, '--plan-only', '--store', store], { cwd, env });
+    const study = await runCli(['validity', 'run', 'study.yaml', '--base-url', planned.baseURL, '--cost-cap', '0', '--prices', 'prices.json', '--store', store], { cwd, env });
+    const learning = await runCli(['learning', 'run', '--units', 'udihe-possession', '--generator', 'outline=baseline:outline', '--learner', 'l=openai:learner',
+      '--base-url', planned.baseURL, '--cost-cap', '0', '--prices', 'prices.json', '--store', store], { cwd, env });
+    expect([scenario.code, study.code, learning.code], scenario.stderr + study.stderr + learning.stderr).toEqual([0, 3, 3]);
+    const db = join(cwd, 'p.db');
+    const snapshot = () => {
+      const d = new Database(db, { readonly: true });
+      const rows = ['runs', 'trials', 'calls', 'artifacts'].map(t => JSON.stringify(d.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()));
+      d.close();
+      return rows;
+    };
+    const before = snapshot();
+    for (const [out, kind] of [[scenario, 'scenario'], [study, 'validity'], [learning, 'learning']] as const) {
+      const runId = out.stdout.trim().split('\n').at(-1)!;
+      const moved = await runCli(['run', '--resume', runId, '--base-url', other.baseURL, '--store', store], { cwd: elsewhere, env });
+      expect(moved.code, moved.stderr).toBe(2);
+      expect(moved.stderr).toContain(`field "--base-url": run ${runId} is a ${kind} run planned against ${planned.baseURL}`);
+      expect(moved.stderr).toContain('Leave out --base-url to continue it there');
+      expect(moved.stderr).not.toMatch(/a file it was planned from has changed/);
+    }
+    // Nothing was asked and nothing stored: not the moved config either.
+    expect(other.requests.length + planned.requests.length).toBe(0);
+    expect(snapshot()).toEqual(before);
+    // The same URL it was planned against is no move.
+    const same = await runCli(['run', '--resume', study.stdout.trim(), '--base-url', planned.baseURL, '--cost-cap', '1', '--store', store], { cwd: elsewhere, env });
+    expect(same.code, same.stderr).toBe(0);
+    expect(planned.requests.length).toBe(3);
+  });
 });

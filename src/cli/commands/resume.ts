@@ -1,7 +1,8 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, type RunOutcome, type RunRecord, type Store } from '../../core/index.js';
-import { loadRunConfig } from '../../engine/run-config.js';
+import { loadRunConfig, type StoredRunConfig } from '../../engine/run-config.js';
+import { publicEndpoint } from '../../providers/shared/endpoint.js';
 import { BUILT_IN_RUN_KINDS, startRun, type RunConfig } from '../../runs.js';
 import { openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -50,6 +51,23 @@ function madeWith(run: RunRecord): string {
 }
 
 /**
+ * Only a suite run moves to another endpoint on resume (its plan is stored apart from its
+ * endpoints, and each call names the one it used); a scenario or study would be another run (its
+ * id hashes its endpoints) and a learning run calls each model where it called it before. So
+ * --base-url other than the run's own is refused here, naming the flag, before anything starts.
+ */
+function refuseMove(run: RunRecord, stored: StoredRunConfig, baseUrl: string): void {
+  const to = publicEndpoint(baseUrl);
+  const planned = typeof stored.baseUrl === 'string' ? [publicEndpoint(stored.baseUrl)] : [...new Set(Object.values(run.config.endpoints ?? {}))];
+  if (planned.length > 0 && planned.every(e => e === to)) return;
+  const from = planned.length ? planned.join(', ') : 'the endpoints of its scenario file and environment';
+  throw new ConfigError([{
+    field: '--base-url',
+    message: `run ${run.id} is a ${run.kind} run planned against ${from}; a resume by id moves only suite runs to another endpoint. Leave out --base-url to continue it there once its server answers, or start a new run at ${to} with the command that made ${run.id}, with --base-url ${to} and without --resume`,
+  }]);
+}
+
+/**
  * `paideia run --resume ID` of a stored run of another kind than suites, or undefined for a suite
  * run (or none: the suite path says so) that `paideia run` continues itself.
  */
@@ -75,6 +93,7 @@ async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, sui
   }
   const kind = BUILT_IN_RUN_KINDS.find(k => k.name === stored.kind);
   if (!kind) throw new ConfigError([{ field: '--resume', message: `run ${run.id} keeps a config of kind "${stored.kind}", which this Paideia does not know (it knows ${BUILT_IN_RUN_KINDS.map(k => k.name).join(', ')}); resume it with the Paideia that made it` }]);
+  if (given.has('baseUrl') && f.baseUrl !== undefined) refuseMove(run, stored, f.baseUrl);
   const ignored = PLAN_FLAGS.filter(p => given.has(p.flag)).map(p => p.name);
   if (suites.length) ignored.unshift('suites');
   const config: Record<string, unknown> = { ...stored, resume: run.id, retryErrors: f.retryErrors ?? false };
