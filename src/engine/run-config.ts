@@ -13,11 +13,23 @@ export type StoredRunConfig = { kind: string } & Record<string, unknown>;
  * Keep the run-kind config that continues a run (its kind's `resumeConfig`: paths made absolute,
  * nothing planned twice), so `paideia run --resume ID` and `paideia worker` need nothing but the
  * store and the run id. Written only when it changed: every worker batch starts the run again.
+ * With `update`, a config the run keeps already changes only in those keys (the settings a
+ * resume was given), so a resume that names no cap does not take the planner's cap from the
+ * run's workers; a key `config` lacks is dropped.
  */
-export async function saveRunConfig(store: Store, runId: string, config: StoredRunConfig): Promise<void> {
-  const value = JSON.parse(JSON.stringify(config)) as JsonValue;
-  if (isDeepStrictEqual(await loadRunConfig(store, runId), value)) return;
-  await store.putArtifact(runId, RUN_CONFIG.kind, RUN_CONFIG.key, value);
+export async function saveRunConfig(store: Store, runId: string, config: StoredRunConfig, update?: ReadonlyArray<string>): Promise<void> {
+  const next = JSON.parse(JSON.stringify(config)) as Record<string, JsonValue>;
+  const stored = await loadRunConfig(store, runId);
+  let value: Record<string, unknown> = next;
+  if (stored && update) {
+    value = { ...stored };
+    for (const key of update) {
+      if (Object.hasOwn(next, key)) value[key] = next[key];
+      else delete value[key];
+    }
+  }
+  if (isDeepStrictEqual(stored, value)) return;
+  await store.putArtifact(runId, RUN_CONFIG.kind, RUN_CONFIG.key, value as JsonValue);
 }
 
 export async function loadRunConfig(store: Store, runId: string): Promise<StoredRunConfig | undefined> {

@@ -26,10 +26,12 @@ export interface StartOptions {
   signal?: AbortSignal;
   env?: Env;
   /**
-   * Store the run's resume config when it is planned (default true). A worker joins a run with
-   * its own concurrency: that must not change how the run's other sessions continue it.
+   * Store the run's resume config when it is planned (default true: the whole config). A worker
+   * joins a run with its own concurrency: that must not change how the run's other sessions
+   * continue it (false). `{ update }`: a run that keeps a config already changes only those keys
+   * (the settings a resume was given on the command line); a new run keeps the whole config.
    */
-  keepConfig?: boolean;
+  keepConfig?: boolean | { update: ReadonlyArray<string> };
 }
 
 /**
@@ -85,7 +87,10 @@ export function startRunWith(kinds: ReadonlyArray<RunKind>, config: unknown, o: 
     if (!parsed.success) {
       throw new ConfigError(parsed.error.issues.map(i => ({ field: i.path.map(String).join('.') || '(config)', message: i.message })));
     }
-    if (o.keepConfig !== false) keepConfig = runId => saveRunConfig(o.store, runId, kind.resumeConfig(parsed.data, runId));
+    if (o.keepConfig !== false) {
+      const update = typeof o.keepConfig === 'object' ? o.keepConfig.update : undefined;
+      keepConfig = runId => saveRunConfig(o.store, runId, kind.resumeConfig(parsed.data, runId), update);
+    }
     let outcome: RunOutcome;
     try {
       outcome = await kind.start(parsed.data, {

@@ -10,6 +10,7 @@ import { commandHint } from '../hint.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
 import { stopOnSignals } from '../signals.js';
+import { typedFlags, typedSettings } from './resume.js';
 import { collect } from './scenario-io.js';
 
 export interface LearningRunFlags {
@@ -68,10 +69,11 @@ function sameStudy(f: LearningRunFlags): string[] {
 }
 
 /** `paideia learning run`: prints the run id; exit 0 all done, 1 some trials failed, 2 bad input, 3 stopped (resumable). */
-export async function learningRunCommand(f: LearningRunFlags): Promise<number> {
+export async function learningRunCommand(f: LearningRunFlags, given: ReadonlySet<string> = new Set()): Promise<number> {
   const config = learningConfig(f);
   const store = await openStore(f.store);
-  const handle = startRun(config, { store });
+  // The same command resumes the study: a config the run keeps changes by the flags typed alone.
+  const handle = startRun(config, { store, keepConfig: { update: typedSettings(given) } });
   handle.on(createProgress());
   const offSignals = stopOnSignals(handle);
   try {
@@ -132,8 +134,8 @@ export function registerLearning(program: Command): void {
     .option('--concurrency <n>', 'trials at once', '4')
     .option('--retry-errors', 'run failed trials again')
     .option('--store <url>', 'store URL', DEFAULT_STORE_URL)
-    .action(async (f: LearningRunFlags) => {
-      process.exitCode = await learningRunCommand(f);
+    .action(async (f: LearningRunFlags, cmd: Command) => {
+      process.exitCode = await learningRunCommand(f, typedFlags(cmd, f));
     });
   learning.command('report')
     .description('the study\'s report: per generator pre, post, gain, near, far, D1, D2, D3; correlations; the judges\' alignment with gain; error injection; ablations (no model is called)')

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadShippedUnit, startStudyServer } from '../../learning/testing/study-server.js';
-import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../../providers/testing/fake-servers.js';
+import { openAIChatBody, refusedURL, startOpenAICompatibleServer, type FakeServer } from '../../providers/testing/fake-servers.js';
+import { grammarSuiteFile } from '../testing/grammar-suite.js';
 import { runCli } from '../testing/run-cli.js';
 import { runPasted } from '../testing/run-pasted.js';
 
@@ -200,5 +201,55 @@ describe('paideia run --resume ID continues a run of any kind from the config it
     const same = await runCli(['run', '--resume', study.stdout.trim(), '--base-url', planned.baseURL, '--cost-cap', '1', '--store', store], { cwd: elsewhere, env });
     expect(same.code, same.stderr).toBe(0);
     expect(planned.requests.length).toBe(3);
+  });
+
+  it('a resume changes the config a planned run keeps only by the flags typed: the planner\'s cap, concurrency and limits stay for its workers', async () => {
+    const { cwd, elsewhere, store } = workspace();
+    const down = await refusedURL('/v1');
+    const kept = (runId: string) => {
+      const d = new Database(join(cwd, 'p.db'), { readonly: true });
+      const row = d.prepare(`SELECT value FROM artifacts WHERE run_id = ? AND kind = 'worker' AND key = 'config'`).get(runId) as { value: string };
+      d.close();
+      return JSON.parse(row.value) as Record<string, unknown>;
+    };
+    const suite = await runCli(['run', grammarSuiteFile(cwd, 'plan', 5), '-m', 'openai:tutor', '--repeats', '1', '--base-url', down, '--prices', 'prices.json',
+      '--cost-cap', '0.5', '--concurrency', '2', '--rpm', '600', '--max-attempts', '2', '--plan-only', '--store', store], { cwd, env: { OPENAI_API_KEY: 'k' } });
+    expect(suite.code, suite.stderr).toBe(0);
+    const scenario = await runCli(['scenario', 'run', 'socratic.yaml', '-m', 'teacher=openai:tutor', '-m', 'student=openai:learner', '--base-url', down,
+      '--prices', 'prices.json', '--cost-cap', '0.5', '--rpm', '600', '--max-in-flight', '3', '--plan-only', '--store', store], { cwd, env: { OPENAI_API_KEY: 'k' } });
+    expect(scenario.code, scenario.stderr).toBe(0);
+    const suiteId = suite.stdout.trim();
+    const scenarioId = scenario.stdout.trim().split('\n').at(-1)!;
+    const planned = { suite: kept(suiteId), scenario: kept(scenarioId) };
+    expect(planned.suite).toMatchObject({ costCapUsd: 0.5, concurrency: 2, requestsPerMinute: 600, maxAttempts: 2, baseUrl: down });
+    expect(planned.scenario).toMatchObject({ costCapUsd: 0.5, requestsPerMinute: 600, maxInFlight: 3, baseUrl: down });
+
+    // Each resumed with no continuation flag (its server is down: it stops at once, exit 3).
+    const bySuite = await runCli(['run', '--resume', suiteId, '--store', store], { cwd: elsewhere, env: { OPENAI_API_KEY: 'k' } });
+    const byScenario = await runCli(['scenario', 'run', 'socratic.yaml', '-m', 'teacher=openai:tutor', '-m', 'student=openai:learner', '--base-url', down,
+      '--resume', '--store', store], { cwd, env: { OPENAI_API_KEY: 'k' } });
+    expect([bySuite.code, byScenario.code], bySuite.stderr + byScenario.stderr).toEqual([3, 3]);
+    expect(kept(suiteId)).toEqual(planned.suite);
+    expect(kept(scenarioId)).toEqual(planned.scenario);
+
+    // A flag typed now changes that setting, and only that one.
+    const raised = await runCli(['run', '--resume', suiteId, '--cost-cap', '2', '--store', store], { cwd: elsewhere, env: { OPENAI_API_KEY: 'k' } });
+    const raisedScenario = await runCli(['run', '--resume', scenarioId, '--cost-cap', '2', '--retry-errors', '--store', store], { cwd: elsewhere, env: { OPENAI_API_KEY: 'k' } });
+    expect([raised.code, raisedScenario.code], raised.stderr + raisedScenario.stderr).toEqual([3, 3]);
+    expect(kept(suiteId)).toEqual({ ...planned.suite, costCapUsd: 2 });
+    // --retry-errors is this session's: the kept config does not retry for every later worker.
+    expect(kept(scenarioId)).toEqual({ ...planned.scenario, costCapUsd: 2 });
+
+    // A study's command, run again without its cap and concurrency, leaves them kept too.
+    writeFileSync(join(cwd, 'study.yaml'), ['name: keep', 'observations:', '  - { id: o1, text: "Teacher: What do you notice?" }',
+      'items:', '  - { id: uptake, construct: builds on what the student said, scale: { min: 1, max: 3 } }', 'raters: { r: "openai:learner" }', ''].join('\n'));
+    const study = ['validity', 'run', 'study.yaml', '--base-url', down, '--prices', 'prices.json', '--store', store];
+    const first = await runCli([...study, '--cost-cap', '0.5', '--concurrency', '2'], { cwd, env: { OPENAI_API_KEY: 'k' } });
+    expect(first.code, first.stderr).toBe(3);
+    const studyKept = kept(first.stdout.trim());
+    expect(studyKept).toMatchObject({ costCapUsd: 0.5, concurrency: 2 });
+    const again = await runCli(study, { cwd, env: { OPENAI_API_KEY: 'k' } });
+    expect(again.code, again.stderr).toBe(3);
+    expect(kept(first.stdout.trim())).toEqual(studyKept);
   });
 });

@@ -1,4 +1,5 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
+import type { Command } from 'commander';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, type RunOutcome, type RunRecord, type Store } from '../../core/index.js';
 import { loadRunConfig, type StoredRunConfig } from '../../engine/run-config.js';
@@ -34,6 +35,26 @@ const CONTINUE_FLAGS: ReadonlyArray<{ flag: keyof ResumeFlags; name: string; key
   { flag: 'timeout', name: '--timeout', key: 'timeoutMs', value: f => numberFlag('--timeout', f.timeout, positiveInt, 'milliseconds >= 1') },
   { flag: 'script', name: '--script', key: 'script', value: f => (f.script ? resolve(f.script) : undefined) },
 ];
+
+/** Continuation flags only a suite run has, as keys of its config. */
+const SUITE_CONTINUE_FLAGS: ReadonlyArray<{ flag: string; key: string }> = [
+  { flag: 'endpoint', key: 'endpoints' }, { flag: 'judgeBaseUrl', key: 'judgeBaseUrl' }, { flag: 'cache', key: 'useCache' },
+];
+
+/**
+ * The keys of the config a run keeps that flags typed now set (`given`: commander's option names
+ * whose value came from the command line). A resume changes the kept config by these alone, so
+ * a default it did not type (a concurrency of 8, no cap) never replaces the planner's setting.
+ * --retry-errors is this session's and is never kept.
+ */
+export function typedSettings(given: ReadonlySet<string>): string[] {
+  return [...CONTINUE_FLAGS, ...SUITE_CONTINUE_FLAGS].filter(c => given.has(c.flag)).map(c => c.key);
+}
+
+/** The option names of `flags` whose value was typed on the command line, not commander's default. */
+export function typedFlags(cmd: Command, flags: object): Set<string> {
+  return new Set(Object.keys(flags).filter(k => cmd.getOptionValueSource(k) === 'cli'));
+}
 
 /** Flags that describe a new suite run: a stored run of another kind keeps what it was planned with. */
 const PLAN_FLAGS: ReadonlyArray<{ flag: string; name: string }> = [
@@ -111,7 +132,7 @@ async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, sui
   }
   if (ignored.length) process.stderr.write(`warning: --resume continues the stored ${run.kind} run as it was planned; ignoring ${ignored.join(', ')}\n`);
 
-  const handle = startRun(config as RunConfig, { store });
+  const handle = startRun(config as RunConfig, { store, keepConfig: { update: set.map(c => c.key).filter(k => !unknown.includes(k)) } });
   handle.on(createProgress());
   const detach = stopOnSignals(handle);
   try {

@@ -10,7 +10,7 @@ import { commandHint } from '../hint.js';
 import { createProgress } from '../progress.js';
 import { stopOnSignals } from '../signals.js';
 import { printTerminalSummary } from '../terminal-summary.js';
-import { resumeOtherKind } from './resume.js';
+import { resumeOtherKind, typedFlags, typedSettings } from './resume.js';
 import { tests } from '../wiring.js';
 
 export interface RunFlags {
@@ -135,7 +135,8 @@ export async function runCommand(suites: string[], f: RunFlags, given: ReadonlyS
     ...(f.judge?.length ? { judges: f.judge } : {}), ...(f.judgeFamily?.length ? { judgeFamilies: f.judgeFamily } : {}),
     ...(f.judgeBaseUrl ? { judgeBaseUrl: f.judgeBaseUrl } : {}), ...(f.planOnly ? { planOnly: true } : {}),
   };
-  const handle = startRun(config, { store });
+  // A plan-only run keeps its whole config for its workers; any other start changes a kept one by the flags typed.
+  const handle = startRun(config, { store, keepConfig: f.planOnly ? true : { update: typedSettings(given) } });
   handle.on(createProgress());
   let unreachable: { endpoint: string; error: string } | undefined;
   handle.on(e => { if (e.type === 'stop' && e.endpoint) unreachable ??= { endpoint: e.endpoint, error: e.error ?? '' }; });
@@ -190,7 +191,7 @@ export function registerRun(program: Command): void {
   addRunFlags(program.command('run').description('run item suites (JSONL files or folders) against models').argument('[suites...]', 'item files or folders'))
     .action(async (suites: string[], flags: RunFlags, cmd: Command) => {
       // Flags typed on the command line, not commander's defaults: a resume keeps the stored ones.
-      const given = new Set(Object.keys(flags).filter(k => cmd.getOptionValueSource(k) === 'cli'));
+      const given = typedFlags(cmd, flags);
       const { runId, exitCode } = await runCommand(suites, flags, given);
       process.stdout.write(`${runId}\n`);
       process.exitCode = exitCode;

@@ -83,7 +83,9 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         ...(rpm ? { requestsPerMinute: rpm } : {}), ...(tpm ? { tokensPerMinute: tpm } : {}), ...(maxInFlight ? { maxInFlight } : {}),
         ...(timeoutMs ? { timeoutMs } : {}),
       };
-      const handle = startRun(config, { store, ...(signal ? { signal } : {}), ...(io.env ? { env: io.env } : {}) });
+      // A plan-only run keeps its whole config for its workers; a resume changes a kept one by the flags typed.
+      const typed = (['costCapUsd', 'requestsPerMinute', 'tokensPerMinute', 'maxInFlight', 'baseUrl', 'script'] as const).filter(k => config[k] !== undefined);
+      const handle = startRun(config, { store, keepConfig: f.planOnly ? true : { update: typed }, ...(signal ? { signal } : {}), ...(io.env ? { env: io.env } : {}) });
       handle.on(progress(io, plannedCounts(scenario, repeats ?? scenario.globals.repeats, f.judge)));
       const outcome = await handle.done as ScenarioRunOutcome;
       const summary = outcome.scenario;

@@ -10,6 +10,7 @@ import { nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
 import { runKindOf } from '../run-kinds.js';
 import { stopOnSignals } from '../signals.js';
+import { typedFlags, typedSettings } from './resume.js';
 import { emit, withStore } from './validity-io.js';
 
 interface StudyFlags {
@@ -32,8 +33,8 @@ export function registerValidityRun(validity: Command): void {
     .option('--rpm <n>', 'requests per minute per rater')
     .option('--max-attempts <n>', 'attempts per call, first try included', '5')
     .option('--timeout <ms>', 'per-attempt timeout of a call in milliseconds')
-    .action(async (file: string, f: StudyFlags) => {
-      process.exitCode = await studyRunCommand(file, f);
+    .action(async (file: string, f: StudyFlags, cmd: Command) => {
+      process.exitCode = await studyRunCommand(file, f, typedFlags(cmd, f));
     });
   validity.command('template')
     .description("a blank expert file for a stored run: one row per observation and item its judges rated, with the text they read; fill in the scores and pass it as --experts")
@@ -51,7 +52,7 @@ export function registerValidityRun(validity: Command): void {
     });
 }
 
-async function studyRunCommand(file: string, f: StudyFlags): Promise<number> {
+async function studyRunCommand(file: string, f: StudyFlags, given: ReadonlySet<string>): Promise<number> {
   const costCapUsd = numberFlag('--cost-cap', f.costCap, nonNegative, 'an amount in USD >= 0');
   const concurrency = numberFlag('--concurrency', f.concurrency, positiveInt, 'a whole number >= 1')!;
   const rpm = numberFlag('--rpm', f.rpm, positiveInt, 'a whole number >= 1');
@@ -63,7 +64,8 @@ async function studyRunCommand(file: string, f: StudyFlags): Promise<number> {
     concurrency, ...(rpm ? { requestsPerMinute: rpm } : {}), maxAttempts, ...(timeoutMs ? { timeoutMs } : {}),
   };
   const store = await openStore(f.store);
-  const handle = startRun(config, { store });
+  // The same command resumes the study: a config the run keeps changes by the flags typed alone.
+  const handle = startRun(config, { store, keepConfig: { update: typedSettings(given) } });
   handle.on(createProgress());
   const detach = stopOnSignals(handle);
   try {
