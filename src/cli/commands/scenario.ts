@@ -84,7 +84,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         ...(timeoutMs ? { timeoutMs } : {}),
       };
       // A plan-only run keeps its whole config for its workers; a resume changes a kept one by the flags typed.
-      const typed = (['costCapUsd', 'requestsPerMinute', 'tokensPerMinute', 'maxInFlight', 'baseUrl', 'script'] as const).filter(k => config[k] !== undefined);
+      const typed = (['costCapUsd', 'requestsPerMinute', 'tokensPerMinute', 'maxInFlight', 'baseUrl', 'script', 'timeoutMs'] as const).filter(k => config[k] !== undefined);
       const handle = startRun(config, { store, keepConfig: f.planOnly ? true : { update: typed }, ...(signal ? { signal } : {}), ...(io.env ? { env: io.env } : {}) });
       handle.on(progress(io, plannedCounts(scenario, repeats ?? scenario.globals.repeats, f.judge)));
       const outcome = await handle.done as ScenarioRunOutcome;
