@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ConfigError, type JsonValue, type Store } from '../core/index.js';
+import { publicEndpoint } from '../providers/shared/endpoint.js';
 
 /**
  * Where a run keeps the config it was last started with. The names date from when only runs
@@ -18,7 +19,7 @@ export type StoredRunConfig = { kind: string } & Record<string, unknown>;
  * run's workers; a key `config` lacks is dropped.
  */
 export async function saveRunConfig(store: Store, runId: string, config: StoredRunConfig, update?: ReadonlyArray<string>): Promise<void> {
-  const next = JSON.parse(JSON.stringify(config)) as Record<string, JsonValue>;
+  const next = withoutCredentials(JSON.parse(JSON.stringify(config)) as Record<string, JsonValue>);
   const stored = await loadRunConfig(store, runId);
   let value: Record<string, unknown> = next;
   if (stored && update) {
@@ -30,6 +31,30 @@ export async function saveRunConfig(store: Store, runId: string, config: StoredR
   }
   if (isDeepStrictEqual(stored, value)) return;
   await store.putArtifact(runId, RUN_CONFIG.kind, RUN_CONFIG.key, value as JsonValue);
+}
+
+/**
+ * Keys never reach the store: a base URL that carries a user, a password, a query or a fragment
+ * (where keys sometimes travel) is kept without them, so a resume or a worker is given such a URL
+ * again (--base-url) or its key from the environment.
+ */
+function withoutCredentials(config: Record<string, JsonValue>): Record<string, JsonValue> {
+  const storable = (url: JsonValue): JsonValue => {
+    if (typeof url !== 'string') return url;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return url; // not a URL: the run refused it before anything was planned
+    }
+    return parsed.username || parsed.password || parsed.search || parsed.hash ? publicEndpoint(url) : url;
+  };
+  for (const key of ['baseUrl', 'judgeBaseUrl']) if (key in config) config[key] = storable(config[key]!);
+  const endpoints = config.endpoints;
+  if (endpoints && typeof endpoints === 'object' && !Array.isArray(endpoints)) {
+    config.endpoints = Object.fromEntries(Object.entries(endpoints).map(([alias, url]) => [alias, storable(url)]));
+  }
+  return config;
 }
 
 export async function loadRunConfig(store: Store, runId: string): Promise<StoredRunConfig | undefined> {
