@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -251,5 +251,24 @@ describe('paideia run --resume ID continues a run of any kind from the config it
     const again = await runCli(study, { cwd, env: { OPENAI_API_KEY: 'k' } });
     expect(again.code, again.stderr).toBe(3);
     expect(kept(first.stdout.trim())).toEqual(studyKept);
+  });
+
+  it('a run id the store does not hold says how to find it, and a store that does not exist is not made empty', async () => {
+    const { cwd, elsewhere, store } = workspace();
+    const planned = await runCli(['scenario', 'run', 'socratic.yaml', '--plan-only', '--store', store], { cwd });
+    expect(planned.code, planned.stderr).toBe(0);
+    const runId = planned.stdout.trim().split('\n').at(-1)!;
+    // From another folder without --store: the default store there does not exist.
+    const nowhere = await runCli(['run', '--resume', runId], { cwd: elsewhere });
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toContain(`no store at ${join(elsewhere, '.paideia', 'paideia.db')}`);
+    expect(existsSync(join(elsewhere, '.paideia'))).toBe(false);
+    const unknown = await runCli(['run', '--resume', 'scn-0000000000000000', '--store', store], { cwd: elsewhere });
+    expect(unknown.code).toBe(2);
+    const hint = hintAfter(unknown.stderr, 'list its runs with:');
+    expect(hint).toBe(`paideia runs --store ${store}`);
+    const listed = await runPasted(hint, { cwd: elsewhere });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(runId);
   });
 });

@@ -93,10 +93,14 @@ function refuseMove(run: RunRecord, stored: StoredRunConfig, baseUrl: string): v
  * run (or none: the suite path says so) that `paideia run` continues itself.
  */
 export async function resumeOtherKind(f: ResumeFlags & { resume: string }, suites: ReadonlyArray<string>, given: ReadonlySet<string>): Promise<{ runId: string; exitCode: number } | undefined> {
-  const store = await openStore(f.store);
+  // A resume reads a stored run: a store that is not there is not made (empty) for it.
+  const store = await openStore(f.store, { mustExist: true });
   try {
     const run = await store.getRun(f.resume);
-    if (!run || run.kind === 'suite') return undefined;
+    if (!run) {
+      throw new ConfigError([{ field: '--resume', message: `no run "${f.resume}" in ${store.url}; name the store that holds it with --store, or list its runs with: ${commandHint(['runs'], store.url)}` }]);
+    }
+    if (run.kind === 'suite') return undefined;
     return await resumeStoredRun(store, run, f, suites, given);
   } finally {
     await store.close();
