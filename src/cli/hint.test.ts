@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
 import { LOOP_SCENARIO } from '../scenarios/testing/fixtures.js';
@@ -119,6 +120,85 @@ describe('scenario hints run as pasted', () => {
     expect(pasted.stdout.trim()).toBe(first.stdout.trim());
     expect(server.requests.some(r => (r.body as { model?: string }).model === 'other-model')).toBe(true);
   });
+});
+
+describe('planning and resume hints of suites and scenarios alike', () => {
+  const scripted = (server: FakeServer) => LOOP_SCENARIO
+    .replace('tutor: { type: openai, model: tutor-model, api_base: http://127.0.0.1:9/v1 }', `tutor: { type: openai, model: tutor-model, api_base: ${server.baseURL} }`)
+    .replace('learner: { type: openai, model: learner-model, api_base: http://127.0.0.1:9/v1 }', 'learner: { type: baseline, model: script, script: s.json }')
+    .replace('judge: { type: openai, model: judge-model, api_base: http://127.0.0.1:9/v1 }', 'judge: { type: baseline, model: script, script: s.json }');
+  const script = JSON.stringify({ byRole: { student: ['Because.'], judge: ['<json>{"clarity": 4, "warmth": 4, "comment": "ok"}</json>'] }, onEnd: 'repeat-last' });
+
+  it('a scenario run started with a relative file prints a retry hint that works pasted in another folder, as a suite run\'s does', async () => {
+    let healthy = false;
+    const server = await startOpenAICompatibleServer({ reply: () => (healthy ? { status: 200, body: openAIChatBody({ text: 'Yes. <end>' }) } : { status: 400, body: { error: { message: 'bad request' } } }) });
+    servers.push(server);
+    const { cwd, elsewhere, store } = oddStore();
+    writeFileSync(join(cwd, 'loop.yaml'), scripted(server));
+    writeFileSync(join(cwd, 's.json'), script);
+    const first = await runCli(['scenario', 'run', 'loop.yaml', '--store', store], { cwd });
+    expect(first.code, first.stderr).toBe(1);
+    const hint = hintAfter(first.stderr, 'retry them with:');
+    expect(hint).toContain(join(cwd, 'loop.yaml'));
+    healthy = true;
+    const pasted = await runPasted(hint, { cwd: elsewhere });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.stdout.trim()).toBe(first.stdout.trim());
+  });
+
+  it('scenario --plan-only names the file workers need by its absolute path, and its worker hint runs the run from another folder', async () => {
+    const server = await startOpenAICompatibleServer({ reply: () => ({ status: 200, body: openAIChatBody({ text: 'Yes. <end>' }) }) });
+    servers.push(server);
+    const { cwd, elsewhere, store } = oddStore();
+    writeFileSync(join(cwd, 'loop.yaml'), scripted(server));
+    writeFileSync(join(cwd, 's.json'), script);
+    const planned = await runCli(['scenario', 'run', 'loop.yaml', '--plan-only', '--store', store], { cwd });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stderr).toContain(`has ${join(cwd, 'loop.yaml')} at the same path`);
+    const worked = await runPasted(hintAfter(planned.stderr, 'run its dialogues and judgments with:').replace(/ \(as many.*$/, ''), { cwd: elsewhere });
+    expect(worked.code, worked.stderr).toBe(0);
+    expect(worked.stderr).toMatch(/this worker finished 8 trial\(s\), 0 failed/);
+  });
+
+  it('run --resume of a scenario run stored before runs kept their config names the command that made it, with the store; pasted, it resumes', async () => {
+    const server = await startOpenAICompatibleServer({ reply: () => ({ status: 200, body: openAIChatBody({ text: 'Yes. <end>' }) }) });
+    servers.push(server);
+    const { cwd, elsewhere, store } = oddStore();
+    writeFileSync(join(cwd, 'loop.yaml'), scripted(server));
+    writeFileSync(join(cwd, 's.json'), script);
+    const made = await runCli(['scenario', 'run', 'loop.yaml', '--store', store], { cwd });
+    expect(made.code, made.stderr).toBe(0);
+    // As a store written before runs kept the config they continue from.
+    const db = new Database(store.slice('sqlite:'.length));
+    db.prepare("DELETE FROM artifacts WHERE kind = 'worker'").run();
+    db.close();
+    const refused = await runCli(['run', '--resume', made.stdout.trim(), '--store', store], { cwd: elsewhere });
+    expect(refused.code).toBe(2);
+    const hint = hintAfter(refused.stderr, 'resume it with the command that made it:');
+    expect(hint).toMatch(/, with the -m flags it was made with$/);
+    const pasted = await runPasted(hint.replace(/, with the -m flags it was made with$/, ''), { cwd: elsewhere });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.stdout.trim()).toBe(made.stdout.trim());
+  });
+
+  it('a worker with nothing to do prints a plan hint that works pasted in any folder', async () => {
+    const { elsewhere, store } = oddStore();
+    const idle = await runCli(['worker', '--store', store], { cwd: elsewhere });
+    expect(idle.code, idle.stderr).toBe(0);
+    const planned = await runPasted(hintAfter(idle.stderr, 'plan one with:'), { cwd: elsewhere });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stderr).toContain('planned; run its trials with:');
+  });
+
+  it('the demo\'s next steps say paideia or npx paideia as the other hints do, and name the demo\'s store', async () => {
+    const { cwd, store } = oddStore();
+    const demo = await runCli(['demo', '--store', store], { cwd });
+    expect(demo.code, demo.stderr).toBe(0);
+    const next = demo.stdout.split('\n').filter(l => l.includes('--model openai:gpt-4.1-mini'));
+    expect(next).toHaveLength(1);
+    expect(next[0]).toMatch(/^ {2}paideia run \S+data\/samples --model openai:gpt-4.1-mini --model baseline:gold --cost-cap 1 --store /);
+    expect(next[0]).toContain(shellWord(store));
+  }, 120_000);
 });
 
 describe('commandHint', () => {

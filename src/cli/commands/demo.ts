@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { DEFAULT_STORE_URL } from '../../store/index.js';
 import { openStore } from '../../store/index.js';
 import { writeReport } from '../../report/index.js';
-import { shellWord } from '../hint.js';
+import { commandHint } from '../hint.js';
 import { packageRoot } from '../../core/package-root.js';
 import { runCommand } from './run.js';
 import { tests } from '../wiring.js';
@@ -26,14 +26,15 @@ export function registerDemo(program: Command): void {
       } finally {
         await store.close();
       }
+      // As every hint: `npx paideia` only when started through npm, and the store the demo used.
+      const next = (...args: string[]) => commandHint(['run', samples, ...args], store.url);
       process.stdout.write(`report: ${out}\n`);
-      const suites = shellWord(samples);
       process.stdout.write([
         '',
         'Next: point it at a real model, e.g. (with OPENAI_API_KEY set)',
-        `  npx paideia run ${suites} --model openai:gpt-4.1-mini --model baseline:gold --cost-cap 1`,
-        `  npx paideia run ${suites} --model ollama:llama3.1:8b          # local Ollama`,
-        `  npx paideia run ${suites} --model openai:my-model --base-url http://127.0.0.1:8080/v1   # llama.cpp, vLLM, LM Studio`,
+        `  ${next('--model', 'openai:gpt-4.1-mini', '--model', 'baseline:gold', '--cost-cap', '1')}`,
+        `  ${next('--model', 'ollama:llama3.1:8b')}   # local Ollama`,
+        `  ${next('--model', 'openai:my-model', '--base-url', 'http://127.0.0.1:8080/v1')}   # llama.cpp, vLLM, LM Studio`,
         '',
       ].join('\n'));
       process.exitCode = exitCode;

@@ -65,10 +65,11 @@ const PLAN_FLAGS: ReadonlyArray<{ flag: string; name: string }> = [
 ];
 
 /** How to continue a run stored before runs kept their config: the command that made it. */
-function madeWith(run: RunRecord): string {
-  if (run.kind === 'scenario') return `paideia scenario run ${run.config.suites[0] ?? 'FILE'} --resume, with the -m flags it was made with`;
-  if (run.kind === 'validity') return 'paideia validity run STUDY-FILE, with the flags it was made with';
-  return `paideia ${run.kind} run, with the flags it was made with`;
+function madeWith(run: RunRecord, store: string): string {
+  const also = ', with the flags it was made with';
+  if (run.kind === 'scenario') return `${commandHint(['scenario', 'run', run.config.suites[0] ?? 'FILE', '--resume'], store)}${also.replace('flags', '-m flags')}`;
+  if (run.kind === 'validity') return `${commandHint(['validity', 'run', 'STUDY-FILE'], store)}${also}`;
+  return `${commandHint([run.kind, 'run'], store)}${also}`;
 }
 
 /**
@@ -114,7 +115,7 @@ export async function resumeOtherKind(f: ResumeFlags & { resume: string }, suite
 async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, suites: ReadonlyArray<string>, given: ReadonlySet<string>): Promise<{ runId: string; exitCode: number }> {
   const stored = await loadRunConfig(store, run.id);
   if (!stored) {
-    throw new ConfigError([{ field: '--resume', message: `run ${run.id} is a ${run.kind} run stored before runs kept the config they continue from; resume it with the command that made it: ${madeWith(run)}` }]);
+    throw new ConfigError([{ field: '--resume', message: `run ${run.id} is a ${run.kind} run stored before runs kept the config they continue from; resume it with the command that made it: ${madeWith(run, store.url)}` }]);
   }
   const kind = BUILT_IN_RUN_KINDS.find(k => k.name === stored.kind);
   if (!kind) throw new ConfigError([{ field: '--resume', message: `run ${run.id} keeps a config of kind "${stored.kind}", which this Paideia does not know (it knows ${BUILT_IN_RUN_KINDS.map(k => k.name).join(', ')}); resume it with the Paideia that made it` }]);

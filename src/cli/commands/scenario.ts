@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, stripControl } from '../../core/index.js';
 import { renderOverviewHtml, renderOverviewMarkdown, renderScenarioHtml, renderScenarioReport, renderScenarioText, scenarioOverview } from '../../report/scenario/index.js';
@@ -91,7 +91,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
       const summary = outcome.scenario;
       runId = outcome.runId;
       if (f.planOnly) {
-        io.stderr(`planned; run its dialogues and judgments with: ${commandHint(['worker', '--run', runId], store.url)} (as many as you like, on any machine that reaches the store and has ${file} at the same path)\n`);
+        io.stderr(`planned; run its dialogues and judgments with: ${commandHint(['worker', '--run', runId], store.url)} (as many as you like, on any machine that reaches the store and has ${resolve(file)} at the same path)\n`);
         return EXIT_CODES.ok;
       }
       const j = summary.judging;
@@ -130,11 +130,14 @@ function plannedCounts(scenario: Scenario, repeats: number, judge: boolean): { d
   return { dialogues, judgments: judge && ev ? dialogues * ev.judges.length * ev.repeats : 0 };
 }
 
-/** The flags that decide which stored run a scenario run is (its id hashes them), for hints. */
+/**
+ * The flags that decide which stored run a scenario run is (its id hashes them), for hints. Paths
+ * are absolute, as the suite hints' store is: pasted in another folder the hint finds the same files.
+ */
 function sameScenarioRun(file: string, f: ScenarioRunFlags): string[] {
   return [
-    'scenario', 'run', file, ...(f.model ?? []).flatMap(m => ['-m', m]), ...(f.repeats ? ['--repeats', f.repeats] : []),
-    ...(f.script ? ['--script', f.script] : []), ...(f.prices ? ['--prices', f.prices] : []), ...(f.judge ? [] : ['--no-judge']),
+    'scenario', 'run', resolve(file), ...(f.model ?? []).flatMap(m => ['-m', m]), ...(f.repeats ? ['--repeats', f.repeats] : []),
+    ...(f.script ? ['--script', resolve(f.script)] : []), ...(f.prices ? ['--prices', resolve(f.prices)] : []), ...(f.judge ? [] : ['--no-judge']),
     ...(f.baseUrl ? ['--base-url', f.baseUrl] : []),
     // Not part of the id, but a resume without them would run unlimited.
     ...(f.rpm ? ['--rpm', f.rpm] : []), ...(f.tpm ? ['--tpm', f.tpm] : []), ...(f.maxInFlight ? ['--max-in-flight', f.maxInFlight] : []),

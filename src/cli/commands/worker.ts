@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
+import { packageRoot } from '../../core/package-root.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { runWorker } from '../../worker.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -31,7 +33,7 @@ export async function workerCommand(f: WorkerFlags): Promise<number> {
       const why = r.deleted ? '; the run was deleted from the store meanwhile' : r.stoppedBy === 'cost-cap' ? '; stopped by the run\'s cost cap' : r.stoppedBy ? `; stopped (${r.stoppedBy})` : '';
       process.stderr.write(`run ${r.runId}: this worker finished ${r.done} trial(s), ${r.failed} failed, in ${r.batches} batch(es)${why}\n`);
     }
-    if (!summary.runs.length) process.stderr.write(`no run with work left in ${store.url}; plan one with: ${commandHint(['run', 'data/samples/irish', '--model', 'baseline:gold', '--plan-only'], store.url)}\n`);
+    if (!summary.runs.length) process.stderr.write(`no run with work left in ${store.url}; plan one with: ${commandHint(['run', join(packageRoot(), 'data', 'samples', 'irish'), '--model', 'baseline:gold', '--plan-only'], store.url)}\n`);
     return summary.runs.some(r => r.stoppedBy) ? EXIT_CODES.stopped : EXIT_CODES.ok;
   } finally {
     process.off('SIGINT', onSigint);
