@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -179,6 +179,35 @@ describe('planning and resume hints of suites and scenarios alike', () => {
     const pasted = await runPasted(hint.replace(/, with the -m flags it was made with$/, ''), { cwd: elsewhere });
     expect(pasted.code, pasted.stderr).toBe(0);
     expect(pasted.stdout.trim()).toBe(made.stdout.trim());
+  });
+
+  it('the hints of scenario report and import (list runs, report a suite run, export first) name the store and work pasted elsewhere', async () => {
+    const server = await startOpenAICompatibleServer({ reply: () => ({ status: 200, body: openAIChatBody({ text: 'Yes. <end>' }) }) });
+    servers.push(server);
+    const { cwd, elsewhere, store } = oddStore();
+    writeFileSync(join(cwd, 'loop.yaml'), scripted(server));
+    writeFileSync(join(cwd, 's.json'), script);
+    const scenarioRun = (await runCli(['scenario', 'run', 'loop.yaml', '--store', store], { cwd })).stdout.trim();
+    const suiteRun = (await runCli(['run', suite, '-m', 'baseline:gold', '--repeats', '1', '--store', store], { cwd })).stdout.trim();
+    const missing = await runCli(['scenario', 'report', 'scn-nope', '--store', store], { cwd });
+    expect(missing.code).toBe(2);
+    const listed = await runPasted(hintAfter(missing.stderr, 'list runs with:'), { cwd: elsewhere });
+    expect([listed.code, listed.stdout], listed.stderr).toEqual([0, expect.stringContaining(scenarioRun)]);
+    // validity analyze says it in the same words ("list runs with:"), so one lead finds every such hint.
+    const noStudy = await runCli(['validity', 'analyze', '--run', 'run-nope', '--store', store], { cwd });
+    expect(noStudy.code).toBe(2);
+    expect((await runPasted(hintAfter(noStudy.stderr, 'list runs with:'), { cwd: elsewhere })).stdout).toContain(suiteRun);
+    const notScenario = await runCli(['scenario', 'report', suiteRun, '--store', store], { cwd });
+    expect(notScenario.code).toBe(2);
+    const reported = await runPasted(hintAfter(notScenario.stderr, 'report it with:'), { cwd: elsewhere });
+    expect([reported.code, reported.stdout], reported.stderr).toEqual([0, expect.stringContaining(suiteRun)]);
+    writeFileSync(join(cwd, 'scored.csv'), 'id,clarity\n');
+    const unexported = await runCli(['scenario', 'import', scenarioRun, '--file', 'scored.csv', '--rater', 'anna', '--store', store], { cwd });
+    expect(unexported.code).toBe(2);
+    const exported = await runPasted(hintAfter(unexported.stderr, 'export one first (').replace(/\), or pass --key.*$/, ''), { cwd: elsewhere });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout.trim()).toBe('blind.csv');
+    expect(existsSync(join(elsewhere, 'blind.csv'))).toBe(true);
   });
 
   it('a worker with nothing to do prints a plan hint that works pasted in any folder', async () => {

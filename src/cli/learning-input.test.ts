@@ -46,7 +46,7 @@ describe('paideia learning run: bad input and the cost cap', () => {
     expect(server.requests).toHaveLength(1);
   }, 120_000);
 
-  it('a generator call that times out is stored with the resume that gives it longer (learning run has no --timeout); pasted, it finishes the run', async () => {
+  it('a generator call that times out is stored with the resume that gives it longer (learning run has no --timeout); pasted, it finishes the run, and rescore names its report', async () => {
     const unit = loadShippedUnit('udihe-possession');
     const server = await startStudyServer([unit]);
     servers.push(server);
@@ -72,5 +72,13 @@ describe('paideia learning run: bad input and the cost cap', () => {
     const resumed = await runPasted(hint!, { cwd, env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`run ${runId} (learning): 2 done, 0 failed, 0 pending`);
+    // rescore has nothing to do for a learning run and names its report, with the store
+    const rescored = await runCli(['rescore', runId, '--store', url], { cwd });
+    expect(rescored.code, rescored.stderr).toBe(0);
+    const report = /its report: (.*)$/m.exec(rescored.stdout + rescored.stderr)?.[1];
+    expect(report).toMatch(new RegExp(`^paideia learning report ${runId} --store `));
+    const pasted = await runPasted(report!, { cwd: tmpdir() });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.stdout).toContain(runId);
   }, 120_000);
 });

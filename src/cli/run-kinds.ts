@@ -113,8 +113,8 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
     templateCells: judgedCells(studyObservations),
   },
   learning: {
-    async rescore(_store, run) {
-      return `learning run ${run.id}: answers are marked and judgments aggregated when the report is made, from the stored calls; nothing to rescore (paideia learning report ${run.id})`;
+    async rescore(store, run) {
+      return `learning run ${run.id}: answers are marked and judgments aggregated when the report is made, from the stored calls; nothing to rescore; its report: ${commandHint(['learning', 'report', run.id], store.url)}`;
     },
     async report(store, run, o) {
       if (o.model !== undefined) throw new ConfigError([{ field: '--model', message: 'model pages are for suite runs; a learning report has a row per generator and learner (drop --model)' }]);

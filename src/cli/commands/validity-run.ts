@@ -45,7 +45,7 @@ export function registerValidityRun(validity: Command): void {
     .action(async (f: { run: string; expert: string; store: string; out?: string }) => {
       const rows = await withStore(f.store, async store => {
         const run = await store.getRun(f.run);
-        if (!run) throw new ConfigError([{ field: '--run', message: `no run "${f.run}" in ${store.url}; list runs with ${commandHint(['runs'], store.url)}` }]);
+        if (!run) throw new ConfigError([{ field: '--run', message: `no run "${f.run}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}` }]);
         return (await runKindOf(run).templateCells(store, run)).map(c => [c.observation, c.item, f.expert, '', c.text]);
       });
       emit(formatCsv([['observation', 'item', 'expert', 'score', 'text'], ...rows]), f.out);

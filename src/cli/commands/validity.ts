@@ -64,7 +64,7 @@ export function registerValidity(program: Command): void {
 /** The table of a stored run, built the way its kind stores ratings (a learning run: decks x D1/D2 against gain). */
 async function storedTable(store: Store, runId: string, files: RunAnalysisFiles): Promise<AnalysisTable> {
   const run = await store.getRun(runId);
-  if (!run) throw new ConfigError([{ field: '--run', message: `no run "${runId}" in ${store.url}; list runs with ${commandHint(['runs'], store.url)}` }]);
+  if (!run) throw new ConfigError([{ field: '--run', message: `no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}` }]);
   return runKindOf(run).analysisTable(store, run, files);
 }
 

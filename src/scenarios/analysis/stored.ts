@@ -1,3 +1,4 @@
+import { commandHint } from '../../core/command-hint.js';
 import { ConfigError } from '../../core/errors.js';
 import type { Judgment } from '../../core/judgment.js';
 import { parseModelSpec } from '../../core/model-spec.js';
@@ -55,9 +56,9 @@ export interface ScenarioRunData {
 
 export async function loadScenarioRun(store: Store, runId: string): Promise<ScenarioRunData> {
   const run = await store.getRun(runId);
-  if (!run) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with paideia runs` }]);
+  if (!run) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}` }]);
   const config = (await store.listArtifacts(runId, SCENARIO_KIND)).find(a => a.key === 'config')?.value as StoredScenarioConfig | undefined;
-  if (!config) throw new ConfigError([{ field: 'run-id', message: `run "${runId}" is not a scenario run; use paideia report` }]);
+  if (!config) throw new ConfigError([{ field: 'run-id', message: `run "${runId}" is not a scenario run; report it with: ${commandHint(['report', runId, '--format', 'md', '--out', '-'], store.url)}` }]);
   const raw = config.config.evaluation;
   const version = config.evaluationVersion;
   const evaluation: StoredEvaluation | null = raw && version ? {

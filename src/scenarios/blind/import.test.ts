@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commandHint } from '../../core/command-hint.js';
 import { ConfigError } from '../../core/errors.js';
 import type { Store } from '../../core/store.js';
 import { openStore } from '../../store/index.js';
@@ -154,7 +155,7 @@ describe('import of expert scores', () => {
     const file = fillCsv(w.out, join(dir, 'ok.csv'), () => ['1', '1', '']);
     const first = async (o: Partial<Parameters<typeof importHumanScores>[2]>, run = runId) => (await importIssues(store, run, { file, rater: 'anna', ...o }))[0]!;
     expect(await first({ rater: 'an na/' })).toMatchObject({ field: '--rater', message: '"an na/" is not a rater name: use letters, digits, _ . @ - (e.g. --rater anna.k)' });
-    expect((await first({}, 'scn-nope')).message).toBe(`no run "scn-nope" in ${store.url}; list runs with paideia runs`);
+    expect((await first({}, 'scn-nope')).message).toBe(`no run "scn-nope" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}`);
     const keyAt = (name: string, value: unknown) => { const f = join(dir, name); writeFileSync(f, typeof value === 'string' ? value : JSON.stringify(value)); return f; };
     expect((await first({ keyFile: join(dir, 'missing.json') })).message).toMatch(/^cannot read the key file: ENOENT/);
     expect((await first({ keyFile: keyAt('k1.json', { kind: 'other' }) })).message).toBe('not a Paideia blind-export key (kind paideia.blind-key.v1)');
@@ -163,7 +164,7 @@ describe('import of expert scores', () => {
     // A run nobody exported has no ids to map.
     const other = await openStore('sqlite::memory:');
     const otherRun = await analysisRun(other);
-    expect((await importIssues(other, otherRun, { file, rater: 'anna' }))[0]!.message).toBe(`run ${otherRun} has no blind export of its current rubric; run paideia scenario export first, or pass --key <private key file>`);
+    expect((await importIssues(other, otherRun, { file, rater: 'anna' }))[0]!.message).toBe(`run ${otherRun} has no blind export of its current rubric; export one first (${commandHint(['scenario', 'export', otherRun, '--out', 'blind.csv'], other.url)}), or pass --key <private key file>`);
     // With the key file it imports (run ids are content hashes, so a copy of the run has the same id).
     expect(otherRun).toBe(runId);
     expect(await importHumanScores(other, otherRun, { file, rater: 'anna', keyFile: w.keyFile })).toEqual({ scorer: 'human:anna', imported: 4, skipped: 0 });

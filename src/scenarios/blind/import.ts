@@ -1,3 +1,4 @@
+import { commandHint } from '../../core/command-hint.js';
 import { FILE_LIMITS, readUserFile, readUserText } from '../../core/user-file.js';
 import { basename, extname } from 'node:path';
 import { ConfigError, type ConfigIssue } from '../../core/errors.js';
@@ -165,7 +166,7 @@ type Target = { trialId: string; exportId: string };
 
 async function storedIds(store: Store, runId: string, ev: StoredEvaluation): Promise<Map<string, Target>> {
   const keys = (await store.listArtifacts(runId, BLIND_EXPORT_KIND)).map(a => a.value as unknown as BlindKey).filter(k => k.evaluation.version === ev.version);
-  if (keys.length === 0) throw new ConfigError([{ field: 'run-id', message: `run ${runId} has no blind export of its current rubric; run paideia scenario export first, or pass --key <private key file>` }]);
+  if (keys.length === 0) throw new ConfigError([{ field: 'run-id', message: `run ${runId} has no blind export of its current rubric; export one first (${commandHint(['scenario', 'export', runId, '--out', 'blind.csv'], store.url)}), or pass --key <private key file>` }]);
   return new Map(keys.flatMap(k => k.items.map(i => [i.id, { trialId: i.trialId, exportId: k.exportId }] as const)));
 }
 

@@ -1,3 +1,4 @@
+import { commandHint } from '../../core/command-hint.js';
 import { ConfigError, type CallRecord, type Judgment, type Store, type Trial } from '../../core/index.js';
 import { latestCallsOf } from '../../engine/history.js';
 import type { StudyObservation } from '../study/schema.js';
@@ -21,12 +22,12 @@ export function observationIdOf(target: Trial, judgment?: Pick<Judgment, 'trialI
  */
 export async function observationsFromRun(store: Store, runId: string): Promise<StudyObservation[]> {
   const run = await store.getRun(runId);
-  if (!run) throw new ConfigError([{ field: 'observations.run', message: `no run "${runId}" in ${store.url}; list runs with paideia runs --store ${store.url}` }]);
+  if (!run) throw new ConfigError([{ field: 'observations.run', message: `no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}` }]);
   const [trials, statuses, judgments] = await Promise.all([store.listTrials(runId), store.listTrialStatuses(runId), store.listJudgments(runId)]);
   const judged = new Set(judgments.filter(j => j.targetTrialId !== j.trialId).map(j => j.targetTrialId));
   const finished = trials.filter(t => t.target === undefined && statuses.get(t.id) === 'done');
   const chosen = judged.size ? finished.filter(t => judged.has(t.id)) : finished;
-  if (chosen.length === 0) throw new ConfigError([{ field: 'observations.run', message: `run ${runId} has no finished trials to rate; finish it first (paideia runs --store ${store.url} shows its state)` }]);
+  if (chosen.length === 0) throw new ConfigError([{ field: 'observations.run', message: `run ${runId} has no finished trials to rate; finish it first (${commandHint(['runs'], store.url)} shows its state)` }]);
   const calls = await latestCallsOf(store, runId, new Set(chosen.map(t => t.id)));
   return chosen.map(t => ({ id: observationIdOf(t), text: transcript(t, calls.get(t.id) ?? []) }));
 }

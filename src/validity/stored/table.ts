@@ -78,7 +78,7 @@ export function runAnalysisTables(files: RunAnalysisFiles) {
  */
 export async function tableFromRun(store: Store, runId: string, files: RunAnalysisFiles): Promise<AnalysisTable> {
   const run = await store.getRun(runId);
-  if (!run) throw new ConfigError([{ field: '--run', message: `no run "${runId}" in ${store.url}; list runs with paideia runs --store ${store.url}` }]);
+  if (!run) throw new ConfigError([{ field: '--run', message: `no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}` }]);
   const stored = await ratingsFromRun(store, runId);
   if (stored.ratings.length === 0) throw new ConfigError([{ field: '--run', message: `run ${runId} (a ${run.kind} run) holds no judgments to analyse; judges store them (a scenario with an evaluation, paideia run --judge, or paideia validity run)` }]);
   const items = [...stored.scales.keys()].sort();

@@ -1,3 +1,4 @@
+import { commandHint } from '../../core/command-hint.js';
 import {
   ConfigError, parseModelSpec, PAIDEIA_VERSION, type ChatModel, type PriceTable, type RunEvent, type RunRecord, type RunSummary, type Store,
 } from '../../core/index.js';
@@ -77,7 +78,7 @@ export async function runStudy(o: RunStudyOptions): Promise<{ run: RunRecord; su
 /** The study a run was made from, as stored with it. */
 export async function loadStoredStudy(store: Store, runId: string): Promise<Study> {
   const found = (await store.listArtifacts(runId, STUDY_ARTIFACT.kind)).find(a => a.key === STUDY_ARTIFACT.key);
-  if (!found) throw new ConfigError([{ field: 'run-id', message: `run ${runId} is not a rating study (no stored study); paideia runs --store ${store.url} lists the runs` }]);
+  if (!found) throw new ConfigError([{ field: 'run-id', message: `run ${runId} is not a rating study (no stored study); list the runs with: ${commandHint(['runs'], store.url)}` }]);
   return found.value as unknown as Study;
 }
 
