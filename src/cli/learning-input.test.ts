@@ -36,11 +36,12 @@ describe('paideia learning run: bad input and the cost cap', () => {
     writeFileSync(prices, JSON.stringify({ date: '2026-12-01', models: { 'openai:gen-good': { input: 50, output: 50 } } }));
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
     const capped = await runCli(['learning', 'run', '--units', unit.id, '--generator', 'good=openai:gen-good', '--learner', 'floor=baseline:examples',
-      '--prices', prices, '--cost-cap', '0.01', '--store', `sqlite:${join(cwd, 's.db')}`], { cwd, env });
+      '--prices', 'prices.json', '--cost-cap', '0.01', '--store', `sqlite:${join(cwd, 's.db')}`], { cwd, env });
     expect(capped.code, capped.stderr).toBe(3);
     // the generator's worst case (12,000 tokens at $50/M) is over the cap: it is never asked
     expect(server.requests).toHaveLength(0);
-    const resumed = await runPasted(hintAfter(capped.stderr, 'resume with:'), { cwd, env });
+    // --prices was given relative: the hint names it so that it runs from any folder
+    const resumed = await runPasted(hintAfter(capped.stderr, 'resume with:'), { cwd: mkdtempSync(join(tmpdir(), 'paideia-learning-elsewhere-')), env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout.trim()).toBe(capped.stdout.trim());
     expect(server.requests).toHaveLength(1);

@@ -45,7 +45,8 @@ describe('paideia validity run', () => {
     expect(asked).toBeLessThan(12);
     const hint = /resume with: (.*)/.exec(first.stderr)![1]!;
     expect(hint).toContain('--cost-cap 1');
-    const resumed = await runPasted(hint, { cwd, env });
+    // study.yaml and prices.json were given relative: the hint names them so that it runs from any folder
+    const resumed = await runPasted(hint, { cwd: mkdtempSync(join(tmpdir(), 'paideia-validity-elsewhere-')), env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout.trim()).toBe(first.stdout.trim());
     // 4 observations x 1 item x 3 families x 1 rater: each cell asked exactly once over both sessions.

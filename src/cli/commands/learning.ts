@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, type RunOutcome } from '../../core/index.js';
 import type { LearningRunConfig } from '../../learning/run/config.js';
@@ -59,12 +59,13 @@ export function learningConfig(f: LearningRunFlags): LearningRunConfig {
 /** The same study's command line (its run id hashes the study), for resume hints. */
 function sameStudy(f: LearningRunFlags): string[] {
   const many = (flag: string, values?: string[]) => (values ?? []).flatMap(v => [flag, v]);
+  // Paths absolute, so the hint works pasted in another folder.
   return [
-    'learning', 'run', '--units', (listFlag(f.units) ?? []).join(','), ...(f.unitFiles?.length ? ['--unit-files', ...f.unitFiles] : []),
+    'learning', 'run', '--units', (listFlag(f.units) ?? []).join(','), ...(f.unitFiles?.length ? ['--unit-files', ...f.unitFiles.map(p => resolve(p))] : []),
     ...many('--generator', f.generator), ...many('--learner', f.learner), ...many('--judge', f.judge), ...many('--images', f.images),
     ...(f.repeats ? ['--repeats', f.repeats] : []), ...(f.puzzleContext ? ['--puzzle-context', listFlag(f.puzzleContext)!.join(',')] : []),
     ...(f.frames ? ['--frames', listFlag(f.frames)!.join(',')] : []), ...(f.inject ? ['--inject', listFlag(f.inject)!.join(',')] : []),
-    ...(f.prices ? ['--prices', f.prices] : []), ...(f.baseUrl ? ['--base-url', f.baseUrl] : []),
+    ...(f.prices ? ['--prices', resolve(f.prices)] : []), ...(f.baseUrl ? ['--base-url', f.baseUrl] : []),
   ];
 }
 

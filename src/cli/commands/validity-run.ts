@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
 import { startRun } from '../../runs.js';
@@ -73,9 +74,10 @@ async function studyRunCommand(file: string, f: StudyFlags, given: ReadonlySet<s
     const { runId } = outcome;
     process.stdout.write(`${runId}\n`);
     process.stderr.write(`study ${runId}: ${outcome.done} cell(s) done, ${outcome.failed} failed, ${outcome.pending} pending; ${outcome.ratings.scored} rating(s) read, ${outcome.ratings.unscored} unscored (kept with their text, never guessed); spent $${outcome.spentUsd.toFixed(4)}${outcome.unpriced.length ? ` plus an unknown amount for ${outcome.unpriced.join(', ')} (no price)` : ''} (store ${store.url})\n`);
-    // The study's id hashes its raters' endpoints; its cap needs the prices it was given.
-    const again = ['validity', 'run', file, ...(f.observationsRun ? ['--observations-run', f.observationsRun] : []),
-      ...(f.prices ? ['--prices', f.prices] : []), ...(f.baseUrl ? ['--base-url', f.baseUrl] : [])];
+    // The study's id hashes its raters' endpoints; its cap needs the prices it was given. Paths
+    // absolute, so the hint works pasted in another folder.
+    const again = ['validity', 'run', resolve(file), ...(f.observationsRun ? ['--observations-run', f.observationsRun] : []),
+      ...(f.prices ? ['--prices', resolve(f.prices)] : []), ...(f.baseUrl ? ['--base-url', f.baseUrl] : [])];
     if (outcome.stoppedBy || outcome.pending > 0) {
       const cap = outcome.stoppedBy === 'cost-cap' && costCapUsd !== undefined ? ['--cost-cap', String(Math.max(costCapUsd * 2, 1))] : [];
       process.stderr.write(`resume with: ${commandHint([...again, ...cap], store.url)}\n`);
