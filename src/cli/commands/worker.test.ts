@@ -159,6 +159,17 @@ describe('paideia worker on a PostgreSQL store', () => {
     const runId = await plan(s);
     const workers = [worker(s, runId), worker(s, runId)];
     await waitFor(() => s.server.requests.length >= 30, 'the workers did not get going', 120_000);
+    // Both at work (each holding claims), not one still opening the store when it stops: a
+    // worker that cannot open the store at all exits 2 by design (on a loaded machine it could).
+    const watch = await openStore(s.url, { readOnly: true });
+    try {
+      for (const until = Date.now() + 120_000; (await watch.listClaimHolders(runId)).length < 2;) {
+        if (Date.now() > until) throw new Error('the two workers did not both get going');
+        await new Promise(resolve => setTimeout(resolve, 20));
+      }
+    } finally {
+      await watch.close();
+    }
     const c = await started();
     c.stop();
     const atStop = s.server.requests.length;
