@@ -1,6 +1,14 @@
-import { ConfigError, type ModelSpec, type PriceTable } from '../core/index.js';
-import { costOf, estimateCost, priceFor } from '../providers/pricing.js';
+import { ConfigError, type ModelSpec, type PriceTable, type Store } from '../core/index.js';
+import { costOf, estimateCost, loadPriceTable, priceFor } from '../providers/pricing.js';
 import type { CostModel } from './call.js';
+
+/**
+ * The table a run prices with: the one stored with it once it is planned (a resume by id or a
+ * worker gives no price file, and the file may be gone), else `file` (default the shipped table).
+ */
+export async function runPrices(store: Store, runId: string, file: string | undefined): Promise<PriceTable> {
+  return (await store.getRun(runId))?.prices ?? loadPriceTable(file);
+}
 
 /**
  * Costs from the prices stored with a run, so a resumed run is priced as it started. A model

@@ -2,8 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { filePath } from '../core/config/file-path.js';
 import { ConfigError, parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
-import { loadPriceTable } from '../providers/pricing.js';
-import { unpricedForCap } from '../engine/pricing.js';
+import { runPrices, unpricedForCap } from '../engine/pricing.js';
 import { checkContinues } from '../engine/run-config.js';
 import { loadScenario } from './load.js';
 import { SCENARIO_RUN, runScenario, scenarioRunId, scenarioSpecs, type ScenarioRunSummary } from './run.js';
@@ -57,8 +56,7 @@ export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchem
   for (const message of scenario.warnings) ctx.onEvent({ type: 'warning', message });
   const runId = scenarioRunId(scenario, c.repeats ?? scenario.globals.repeats);
   checkContinues(c.resume, runId, `the scenario ${c.file} with these models`);
-  // A stored run prices with the table it was planned with (a resume or a worker gives none).
-  const prices = (await ctx.store.getRun(runId))?.prices ?? loadPriceTable(c.prices);
+  const prices = await runPrices(ctx.store, runId, c.prices);
   unpricedForCap(prices, scenarioSpecs(scenario), c.costCapUsd);
   const { run, summary } = await runScenario({
     scenario, store: ctx.store, ...(c.repeats ? { repeats: c.repeats } : {}), judge: c.judge, retryErrors: c.retryErrors, prices,

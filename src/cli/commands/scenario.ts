@@ -17,6 +17,7 @@ import { numberFlag, positiveInt } from '../options.js';
 import { registerScenarioBatch, synthesisOptions } from './scenario-batch.js';
 import { registerScenarioStudies } from './scenario-studies.js';
 import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
+import { typedSettings } from './resume.js';
 import { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
 
 export { printIssues, type ScenarioIO } from './scenario-io.js';
@@ -84,7 +85,8 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         ...(timeoutMs ? { timeoutMs } : {}),
       };
       // A plan-only run keeps its whole config for its workers; a resume changes a kept one by the flags typed.
-      const typed = (['costCapUsd', 'requestsPerMinute', 'tokensPerMinute', 'maxInFlight', 'baseUrl', 'script', 'timeoutMs'] as const).filter(k => config[k] !== undefined);
+      // Its continuation flags have no defaults: a flag with a value was typed.
+      const typed = typedSettings(new Set(Object.entries(f).filter(([, v]) => v !== undefined).map(([k]) => k)));
       const handle = startRun(config, { store, keepConfig: f.planOnly ? true : { update: typed }, ...(signal ? { signal } : {}), ...(io.env ? { env: io.env } : {}) });
       handle.on(progress(io, plannedCounts(scenario, repeats ?? scenario.globals.repeats, f.judge)));
       const outcome = await handle.done as ScenarioRunOutcome;

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { filePath } from '../../core/config/file-path.js';
 import type { RunContext, RunKind, RunOutcome } from '../../core/index.js';
 import { buildModels, timeoutFlagHint } from '../../engine/models.js';
-import { unpricedForCap } from '../../engine/pricing.js';
-import { loadPriceTable } from '../../providers/pricing.js';
+import { runPrices, unpricedForCap } from '../../engine/pricing.js';
 import { observationsFromRun } from '../stored/observations.js';
 import { loadStudyFile, type Study } from './load.js';
 import { STUDY_RUN, studyRunId } from './plan.js';
@@ -49,8 +48,7 @@ export async function startStudyRun(c: z.output<typeof StudyRunConfigSchema>, ct
     ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
     timeoutHint: timeoutFlagHint('validity run'),
   });
-  // A stored run prices with the table it was planned with (a resume by id gives no file).
-  const prices = (await ctx.store.getRun(studyRunId(study, modelEndpoints(models))))?.prices ?? loadPriceTable(c.prices);
+  const prices = await runPrices(ctx.store, studyRunId(study, modelEndpoints(models)), c.prices);
   const unpriced = unpricedForCap(prices, study.raters.map(r => r.spec), c.costCapUsd);
   if (unpriced.length) ctx.onEvent({ type: 'warning', message: `no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)` });
   const { run, summary } = await runStudy({
