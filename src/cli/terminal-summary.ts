@@ -1,5 +1,5 @@
 import type { Store } from '../core/index.js';
-import { buildReportData } from '../report/index.js';
+import { buildSummaryData } from '../report/index.js';
 import { renderTerminalSummary } from '../report/terminal.js';
 import { tests } from './wiring.js';
 
@@ -8,7 +8,7 @@ import { tests } from './wiring.js';
  * Nothing is printed when nothing was scored or run.
  */
 export async function printTerminalSummary(store: Store, runId: string): Promise<void> {
-  const data = await buildReportData(store, runId, { tests });
+  const data = await buildSummaryData(store, runId, { tests });
   if (!data.cells.length) return;
   process.stderr.write(`\n${renderTerminalSummary(data)}\n`);
 }

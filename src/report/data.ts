@@ -143,7 +143,24 @@ export interface ReportOptions {
 }
 
 /** Everything a report shows, computed from the store alone: no model is called. */
-export async function buildReportData(store: Store, runId: string, o: ReportOptions): Promise<ReportData> {
+export function buildReportData(store: Store, runId: string, o: ReportOptions): Promise<ReportData> {
+  return buildData(store, runId, o, true);
+}
+
+/** What the terminal summary of a run prints: its score table and totals, computed as the report computes them. */
+export type SummaryData = Pick<ReportData, 'runId' | 'models' | 'rows' | 'cells' | 'unpriced' | 'totalCostUsd' | 'interval'>;
+
+/**
+ * The score table of a run without the rest of its report: no group breakdowns, comparisons or
+ * examples, whose intervals are most of a report's work (a run's end waited seconds for them at
+ * 20,000 trials). Its cells are the report's own, same seed and resamples.
+ */
+export function buildSummaryData(store: Store, runId: string, o: ReportOptions): Promise<SummaryData> {
+  return buildData(store, runId, o, false);
+}
+
+/** The report's data; without `whole`, groups, failure examples, trial failures and comparisons stay empty. */
+async function buildData(store: Store, runId: string, o: ReportOptions, whole: boolean): Promise<ReportData> {
   const run = await store.getRun(runId);
   if (!run) throw new Error(`no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}`);
   const headline = new Map([...o.tests.values()].map(t => [t.name, t.scorers[0]?.name ?? '']));
@@ -199,6 +216,7 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
       const mine = rs.filter(k => items.language(itemOf[k]!) === lang);
       if (mine.length) cells.push(cell(model, test, lang, mine, trialCount.get(`${key}\u0000${lang}`) ?? 0));
     }
+    if (!whole) continue;
     // Each group's items in table order, gathered one item at a time (not one object per item and field at once).
     const byGroup = new Map<string, Column<Uint32Array>>();
     for (const k of rs) {
@@ -231,7 +249,7 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
     }
   }
 
-  const trialFailures = stored.failedTrials.length ? failureGroups(stored.failedTrials, await privateItemTexts(store, runId), run.config.models.map(m => m.alias)) : [];
+  const trialFailures = whole && stored.failedTrials.length ? failureGroups(stored.failedTrials, await privateItemTexts(store, runId), run.config.models.map(m => m.alias)) : [];
   // Judge calls belong to no model under test; the explanation section reports their cost.
   const costByModel = stored.costs.byModel();
   // Summed over every result of the model in table order, as each model's figures always were.
@@ -281,7 +299,7 @@ export async function buildReportData(store: Store, runId: string, o: ReportOpti
     }
     return m.size ? m : undefined;
   };
-  const comparisons = [
+  const comparisons = !whole ? [] : [
     ...suiteComparisons({ tests: testNames, models, values: valuesOf(null), resamples, seed, interval: (model, test) => cellFor(model, test, null) }),
     ...testNames.flatMap(test => splitLanguages(test).flatMap(language => suiteComparisons({
       tests: [test], models, values: valuesOf(language), resamples, seed, language,

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Store, TestDefinition } from '../core/index.js';
-import { buildReportData, type ReportData } from './data.js';
+import { buildReportData, buildSummaryData, type ReportData } from './data.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { onlyModel } from './one-model.js';
@@ -25,5 +25,5 @@ export async function writeReport(store: Store, runId: string, o: { format: Repo
   return data;
 }
 
-export { buildReportData, renderHtml, renderMarkdown, onlyModel };
+export { buildReportData, buildSummaryData, renderHtml, renderMarkdown, onlyModel };
 export type { ReportData };

@@ -12,7 +12,7 @@ import { openStore } from '../store/index.js';
 import { judgingConfig, type JudgingConfig } from '../suites/judging/index.js';
 import { BUILT_IN_TESTS } from '../suites/tests/index.js';
 import { clipJson, clipText, privateTextScrubber } from './clip.js';
-import { buildReportData, renderHtml, renderMarkdown } from './index.js';
+import { buildReportData, buildSummaryData, renderHtml, renderMarkdown } from './index.js';
 
 const english = fileURLToPath(new URL('../../data/samples/english', import.meta.url));
 const irish = fileURLToPath(new URL('../../data/samples/irish', import.meta.url));
@@ -84,6 +84,25 @@ describe('pairwise comparisons', () => {
     expect(md).toContain('## Comparisons');
     expect(md).toContain('the intervals of good and twin overlap: this table does not show which is better');
     expect(renderHtml(d)).toContain('the intervals of good and twin overlap: this table does not show which is better');
+  });
+
+  it('the summary a run ends with has the cells and totals of its report, without its groups and comparisons', async () => {
+    const { store, runId } = await run([english], {
+      'good=openai:good': model(),
+      'half=openai:half': model(r => !r.hints!.gold!.startsWith('{') && userText(r).length % 2 === 0),
+      'baseline:copy': createBaselineModel('copy'),
+    });
+    const whole = await buildReportData(store, runId, { tests: BUILT_IN_TESTS });
+    const summary = await buildSummaryData(store, runId, { tests: BUILT_IN_TESTS });
+    // The report of this run has groups and comparisons: what the summary leaves out is real work.
+    expect(whole.groups.length).toBeGreaterThan(0);
+    expect(whole.comparisons.length).toBeGreaterThan(0);
+    expect(summary.cells).toEqual(whole.cells);
+    expect(summary.models).toEqual(whole.models);
+    expect(summary.rows).toEqual(whole.rows);
+    expect([summary.totalCostUsd, summary.unpriced, summary.interval]).toEqual([whole.totalCostUsd, whole.unpriced, whole.interval]);
+    // No group intervals were computed for it.
+    expect((summary as { groups?: unknown[] }).groups ?? []).toEqual([]);
   });
 
   it('shows the consistency figure and cost per correct answer', async () => {

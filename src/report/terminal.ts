@@ -1,4 +1,4 @@
-import type { Cell, ReportData } from './data.js';
+import type { Cell, SummaryData } from './data.js';
 import { textTable } from './text-table.js';
 
 const pct = (x: number | null) => (x === null ? '–' : (x * 100).toFixed(1));
@@ -14,7 +14,7 @@ function scoreColumns(c: Cell): [string, string, string, string] {
  * one line per model and test (or test language), mean with its 95% interval over items, n and
  * cost ("unknown" when the model has no price), then the run total.
  */
-export function renderTerminalSummary(d: ReportData): string {
+export function renderTerminalSummary(d: SummaryData): string {
   // A test a model was not run on (a baseline without what it needs) has no line: it is compact.
   const rows = d.models.flatMap(m => d.rows.flatMap(r => {
     const c = d.cells.find(x => x.model === m.alias && x.test === r.test && x.language === r.language);

@@ -1,5 +1,6 @@
 import createDOMPurify from 'dompurify';
-import { JSDOM, type MiniDocument } from 'jsdom';
+import type { MiniDocument } from 'jsdom';
+import { parseHtml } from './dom.js';
 import { DECK_LIMITS } from '../units/outline.js';
 import { stripExternalCss, isInlineReference } from './css-references.js';
 
@@ -26,7 +27,7 @@ export function sanitiseDeck(raw: string): SanitisedDeck {
   const bytes = Buffer.byteLength(raw, 'utf8');
   if (bytes > DECK_LIMITS.maxBytes) return reject('too-large', `the deck is ${bytes} bytes; at most ${DECK_LIMITS.maxBytes} are allowed`);
   if (!/<\s*(!doctype\s+html|html|body|section)\b/i.test(raw)) return reject('not-html', 'the answer holds no HTML document (no <html>, <body> or <section>)');
-  const { window } = new JSDOM(raw);
+  const { window } = parseHtml(raw);
   const doc = window.document;
   const report: SanitisationEntry[] = [];
   removeExternalReferences(doc, report);
@@ -41,7 +42,7 @@ export function sanitiseDeck(raw: string): SanitisedDeck {
       report.push({ kind: tag === 'script' ? 'script' : 'element', element: tag });
     }
   }
-  const slides = new JSDOM(clean).window.document.querySelectorAll('section.slide').length;
+  const slides = parseHtml(clean).window.document.querySelectorAll('section.slide').length;
   if (slides === 0) return reject('no-slides', 'the deck has no <section class="slide">');
   if (slides > DECK_LIMITS.maxSlides) return reject('too-many-slides', `the deck has ${slides} slides; at most ${DECK_LIMITS.maxSlides} are allowed`);
   return { ok: true, html: `<!DOCTYPE html>\n${clean}`, slides, report };

@@ -1,4 +1,5 @@
-import { JSDOM, type MiniDocument, type MiniElement, type MiniNode } from 'jsdom';
+import type { MiniDocument, MiniElement, MiniNode } from 'jsdom';
+import { parseHtml } from '../decks/dom.js';
 
 /** A deck parsed for editing; `serialise` gives the document back as the sanitiser writes it. */
 export interface DeckDom {
@@ -10,7 +11,7 @@ export interface DeckDom {
 }
 
 export function parseDeck(html: string): DeckDom {
-  const doc = new JSDOM(html).window.document;
+  const doc = parseHtml(html).window.document;
   const slides = [...doc.querySelectorAll('section.slide')];
   return {
     doc,

@@ -1,4 +1,4 @@
-import { JSDOM } from 'jsdom';
+import { parseHtml } from '../decks/dom.js';
 
 // Elements after which a reader sees a break, so "<li>a</li><li>b</li>" reads "a" and "b", not "ab".
 const BREAKS = 'p, li, h1, h2, h3, h4, h5, h6, tr, div, br, table, ul, ol, pre, blockquote, figcaption';
@@ -6,7 +6,7 @@ const CELLS = 'td, th';
 
 /** The text of each `<section class="slide">` of a sanitised deck, one line per block, for text-only readers. */
 export function slideTexts(html: string): string[] {
-  const doc = new JSDOM(html).window.document;
+  const doc = parseHtml(html).window.document;
   return [...doc.querySelectorAll('section.slide')].map(slide => {
     for (const el of [...slide.querySelectorAll(CELLS)]) el.append(' | ');
     for (const el of [...slide.querySelectorAll(BREAKS)]) el.append('\n');

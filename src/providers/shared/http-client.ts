@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import { Pool, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher, Pool } from 'undici';
 import { onAbort } from './on-abort.js';
 
 /** One POST as postJson makes it; `headers` is the model's own object, the same on every call. */
@@ -38,6 +39,12 @@ interface Target {
   path: string;
 }
 
+// undici is loaded with the first request, not by every command that imports a provider (a report,
+// a list of runs): it is a third of the CLI's start-up.
+const require = createRequire(import.meta.url);
+let PoolClass: typeof Pool | undefined;
+const newPool = (origin: string, options: Pool.Options): Pool => new (PoolClass ??= (require('undici') as typeof import('undici')).Pool)(origin, options);
+
 const targets = new Map<string, Target>();
 const pools = new Map<string, Pool>();
 
@@ -49,7 +56,7 @@ function targetOf(url: string): Target {
   let pool = pools.get(u.origin);
   // Idle keep-alive sockets close after 4 s unless the server says otherwise: below node's own
   // server default of 5 s, so a request is not written into a socket the server is closing.
-  if (!pool) pools.set(u.origin, (pool = new Pool(u.origin, { keepAliveTimeout: 4_000, headersTimeout: 0, bodyTimeout: 0 })));
+  if (!pool) pools.set(u.origin, (pool = newPool(u.origin, { keepAliveTimeout: 4_000, headersTimeout: 0, bodyTimeout: 0 })));
   const target = { pool, path: `${u.pathname}${u.search}` };
   if (targets.size < 1000) targets.set(url, target);
   return target;

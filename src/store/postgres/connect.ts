@@ -1,4 +1,10 @@
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
+
+// pg is loaded when a PostgreSQL store is opened, not by every command that imports the store.
+const require = createRequire(import.meta.url);
+let loaded: typeof pg | undefined;
+const pgModule = (): typeof pg => (loaded ??= require('pg') as typeof pg);
 import { ConfigError, StoreError } from '../../core/index.js';
 
 /** `postgres://user:secret@host/db` as it may be shown: without the password. */
@@ -38,11 +44,11 @@ export function checkUrl(url: string): URL {
 // int8 (sequence numbers, expiry times) as numbers, as the SQLite store returns them.
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === 20 ? (v: string) => Number(v) : pgModule().types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 export function createPool(url: string, o: { readOnly: boolean; max: number }): pg.Pool {
-  const pool = new pg.Pool({
+  const pool = new (pgModule().Pool)({
     connectionString: url, max: o.max, types, connectionTimeoutMillis: 10_000, application_name: 'paideia',
     ...(o.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
   });
