@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ChatModel } from '../src/core/index.js';
 import { runSuite } from '../src/suites/run.js';
 import { openStore } from '../src/store/index.js';
@@ -12,7 +14,8 @@ import { builtInScorers } from '../src/scoring/builtins.js';
  * instant model (into `db` when given, kept for the next two); `report <db>` builds and renders the
  * JSON report of that run; `rescore <db>` rescores it; `http <requests> <baseURL> <concurrency>`
  * runs against a local server; `scenario <dialogues> <baseURL> <concurrency>` runs teacher/student
- * dialogues of 4 turns against it (`done` counts the turns). Prints JSON.
+ * dialogues of 4 turns against it (`done` counts the turns); `cli <trials>` times `paideia run` of
+ * the same items with baseline:gold, the whole process (`done`: the n of its summary). Prints JSON.
  */
 const [mode, countArg, baseURL, concurrencyArg] = process.argv.slice(2);
 if (mode === 'report' || mode === 'rescore') {
@@ -73,6 +76,18 @@ const count = Number(countArg);
 const dir = mkdtempSync(join(tmpdir(), 'paideia-bench-'));
 const file = join(dir, 'items.jsonl');
 writeItems(file, count);
+if (mode === 'cli') {
+  // The same items through the command a user types, timed whole: start-up, plan, run, the
+  // summary it prints, closing the store.
+  const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [cli, 'run', file, '-m', 'baseline:gold', '--repeats', '1', '--no-cache', '--store', `sqlite:${join(dir, 'cli.db')}`], { encoding: 'utf8' });
+  const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`paideia run failed (${r.status}): ${r.stderr}`);
+  const n = /\b(\d+)\s+\$0\.0000/.exec(r.stderr)?.[1];
+  process.stdout.write(JSON.stringify({ seconds, callSeconds: seconds, done: Number(n ?? 0), failed: 0, maxRssMB: 0 }));
+  process.exit(0);
+}
 
 const instant: ChatModel = {
   specVersion: 'paideia.chat-model.v1', provider: 'openai', modelId: 'instant', isBaseline: false,
