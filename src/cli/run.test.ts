@@ -135,6 +135,51 @@ describe('paideia run', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(server.requests.length).toBe(10);
   });
+
+  it('a resume by id without --cost-cap keeps the cap and the limits the run was started with; a typed cap wins and is kept', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const server = await startOpenAICompatibleServer({
+      reply: async () => {
+        most = Math.max(most, ++inFlight);
+        await new Promise(resolve => setTimeout(resolve, 30));
+        inFlight--;
+        return completion('Aetópaigh', { prompt_tokens: 100, completion_tokens: 100 });
+      },
+    });
+    servers.push(server);
+    const cwd = workdir();
+    const prices = join(cwd, 'prices.json');
+    // $0.01 per call of 100 + 100 tokens at $50/M both ways; 10 trials
+    writeFileSync(prices, JSON.stringify({ source: 'test', date: '2026-11-29', models: { 'openai:tutor-1': { input: 50, output: 50 } } }));
+    const capped = await runCli(['run', suite, '-m', 'openai:tutor-1', '--repeats', '2', '--prices', prices, '--base-url', server.baseURL,
+      '--max-tokens', '100', '--concurrency', '1', '--cost-cap', '0.035'], { cwd });
+    expect(capped.code, capped.stderr).toBe(3);
+    const runId = capped.stdout.trim();
+    const spent = server.requests.length;
+    expect(spent).toBe(3);
+
+    // No flag typed now: the stored cap holds (before: the resume ran uncapped and finished all 10).
+    const plain = await runCli(['run', '--resume', runId], { cwd });
+    expect(plain.code, plain.stderr).toBe(3);
+    expect(plain.stderr).toMatch(/cost cap/);
+    expect(server.requests.length).toBe(spent);
+    expect(plain.stderr).toContain(`resume with: paideia run --resume ${runId} --cost-cap 1 --store`);
+
+    // A typed cap wins, and the run keeps it for the next resume.
+    const higher = await runCli(['run', '--resume', runId, '--cost-cap', '0.055'], { cwd });
+    expect(higher.code, higher.stderr).toBe(3);
+    expect(server.requests.length).toBe(5);
+    const again = await runCli(['run', '--resume', runId], { cwd });
+    expect(again.code, again.stderr).toBe(3);
+    expect(server.requests.length).toBe(5);
+
+    // The stored concurrency of 1 holds too (before: the default of 8).
+    const done = await runCli(['run', '--resume', runId, '--cost-cap', '10'], { cwd });
+    expect(done.code, done.stderr).toBe(0);
+    expect(server.requests.length).toBe(10);
+    expect(most).toBe(1);
+  }, 60_000);
 });
 
 describe('paideia run cost cap without a price', () => {

@@ -51,6 +51,23 @@ export function typedSettings(given: ReadonlySet<string>): string[] {
   return [...CONTINUE_FLAGS, ...SUITE_CONTINUE_FLAGS].filter(c => given.has(c.flag)).map(c => c.key);
 }
 
+const ENDPOINT_KEYS = new Set(['baseUrl', 'endpoints', 'judgeBaseUrl']);
+
+/**
+ * The continuation settings a suite run keeps (its stored config) that no flag typed now sets: a
+ * resume by id continues with them, as a resume of any other kind starts from its stored config,
+ * so a run started with a cost cap stays capped when the resume names none. The endpoints are
+ * not among them: a suite resume calls each model where the run last called it (its stored
+ * endpoints and moves), and only a flag typed now moves one.
+ */
+export function keptSuiteSettings(stored: StoredRunConfig | undefined, given: ReadonlySet<string>): Record<string, unknown> {
+  if (!stored || stored.kind !== 'suite') return {};
+  const keys = [...CONTINUE_FLAGS, ...SUITE_CONTINUE_FLAGS]
+    .filter(c => !given.has(c.flag) && !ENDPOINT_KEYS.has(c.key) && stored[c.key] !== undefined)
+    .map(c => c.key);
+  return Object.fromEntries(keys.map(k => [k, stored[k]]));
+}
+
 /** The option names of `flags` whose value was typed on the command line, not commander's default. */
 export function typedFlags(cmd: Command, flags: object): Set<string> {
   return new Set(Object.keys(flags).filter(k => cmd.getOptionValueSource(k) === 'cli'));

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigError, parseModelSpec, stripControl, type ChatParams } from '../../core/index.js';
+import { loadRunConfig } from '../../engine/run-config.js';
 import { startRun } from '../../runs.js';
 import type { SuiteRunConfig, SuiteRunOutcome } from '../../suites/run-kind.js';
 import { writeReport } from '../../report/index.js';
@@ -10,7 +11,7 @@ import { commandHint } from '../hint.js';
 import { createProgress } from '../progress.js';
 import { stopOnSignals } from '../signals.js';
 import { printTerminalSummary } from '../terminal-summary.js';
-import { resumeOtherKind, typedFlags, typedSettings } from './resume.js';
+import { keptSuiteSettings, resumeOtherKind, typedFlags, typedSettings } from './resume.js';
 import { tests } from '../wiring.js';
 
 export interface RunFlags {
@@ -135,6 +136,9 @@ export async function runCommand(suites: string[], f: RunFlags, given: ReadonlyS
     ...(f.judge?.length ? { judges: f.judge } : {}), ...(f.judgeFamily?.length ? { judgeFamilies: f.judgeFamily } : {}),
     ...(f.judgeBaseUrl ? { judgeBaseUrl: f.judgeBaseUrl } : {}), ...(f.planOnly ? { planOnly: true } : {}),
   };
+  // A suite resume continues with the cap and limits its run keeps where no flag is typed now.
+  if (f.resume) Object.assign(config, keptSuiteSettings(await loadRunConfig(store, f.resume), given));
+  const capUsd = config.costCapUsd;
   // A plan-only run keeps its whole config for its workers; any other start changes a kept one by the flags typed.
   const handle = startRun(config, { store, keepConfig: f.planOnly ? true : { update: typedSettings(given) } });
   handle.on(createProgress());
@@ -172,7 +176,7 @@ export async function runCommand(suites: string[], f: RunFlags, given: ReadonlyS
     if (outcome.stoppedBy || outcome.pending > 0) {
       const capped = outcome.stoppedBy === 'cost-cap';
       // A pasted hint must run as printed: a concrete higher cap, not a placeholder the shell misreads.
-      const cap = capped && costCapUsd !== undefined ? ['--cost-cap', String(Math.max(costCapUsd * 2, 1))] : [];
+      const cap = capped && capUsd !== undefined ? ['--cost-cap', String(Math.max(capUsd * 2, 1))] : [];
       process.stderr.write(`resume with: ${commandHint(['run', '--resume', runId, ...cap], store.url)}\n`);
       return { runId, exitCode: EXIT_CODES.stopped };
     }
