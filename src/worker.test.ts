@@ -1,10 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { commandHint } from './core/command-hint.js';
 import { ConfigError, type Store } from './core/index.js';
 import { grammarSuiteFile } from './cli/testing/grammar-suite.js';
+import { runCli, startCli, waitFor } from './cli/testing/run-cli.js';
+import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from './providers/testing/fake-servers.js';
 import { startRun } from './runs.js';
 import { LOOP_SCENARIO, scenarioDir } from './scenarios/testing/fixtures.js';
 import { openStore } from './store/index.js';
@@ -62,4 +64,56 @@ describe('a worker whose run is deleted while it works', () => {
       await store.close();
     }
   });
+});
+
+describe('paideia worker whose run is deleted with --force while its calls are in flight', () => {
+  const servers: FakeServer[] = [];
+  afterEach(async () => { await Promise.all(servers.splice(0).map(s => s.close())); });
+
+  it('stops the run cleanly: exit 2 with the deleted-run message, no unhandled ClaimLostError', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-worker-forced-'));
+    const suite = grammarSuiteFile(cwd, 'forced', 40);
+    // The server holds every answer until the run is deleted: the worker's calls are in flight then.
+    let open!: () => void;
+    const gate = new Promise<void>(resolve => (open = resolve));
+    let answered = 0;
+    const server = await startOpenAICompatibleServer({
+      reply: async req => {
+        await gate;
+        answered++;
+        const n = JSON.stringify(req.body).match(/focal(\d+)/)?.[1] ?? 'x';
+        return { status: 200, body: openAIChatBody({ text: `focail${n}`, usage: { prompt_tokens: 10, completion_tokens: 5 } }) };
+      },
+    });
+    servers.push(server);
+    const db = `sqlite:${join(cwd, 's.db')}`;
+    const planned = await runCli(['run', suite, '-m', 'openai:m', '--repeats', '1', '--base-url', server.baseURL, '--store', db, '--plan-only'], { cwd });
+    expect(planned.code, planned.stderr).toBe(0);
+    const runId = planned.stdout.trim();
+    const worker = startCli(['worker', '--store', db, '--run', runId, '--concurrency', '4', '--batch', '8'], { cwd });
+    await waitFor(() => server.requests.length === 4, 'the worker\'s first 4 calls');
+    const deleted = await runCli(['runs', 'delete', runId, '--yes', '--force', '--store', db], { cwd });
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout.trim()).toBe(runId);
+    open();
+    const r = await worker.done;
+    expect(r.stderr).not.toMatch(/ClaimLostError|\n\s+at /);
+    expect(r.stderr).toContain(`field "--run": run ${runId} is no longer in ${db} (deleted while this worker worked on it?); this worker finished 0 trial(s) of it, 0 failed. `
+      + `List the runs with: paideia runs --store ${db}`);
+    expect(r.code, r.stderr).toBe(2);
+    // The 4 calls in flight were answered; a slot an answer freed may have sent one more request
+    // before that answer's refused write stopped the run, but no more: at most one per slot.
+    expect(answered).toBe(server.requests.length);
+    expect(server.requests.length).toBeGreaterThanOrEqual(4);
+    expect(server.requests.length).toBeLessThanOrEqual(8);
+    // Nothing of the run came back: no call stored, nothing planned anew.
+    const store = await openStore(db);
+    try {
+      expect(await store.getRun(runId)).toBeUndefined();
+      expect(await store.listCalls(runId)).toEqual([]);
+      expect(await store.listRuns()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 });

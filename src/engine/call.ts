@@ -70,7 +70,16 @@ export type CallOutcome =
 export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<CallOutcome> {
   // Identical requests in flight share one call: the first asks, the others wait for its answer.
   const inFlight = new Map<string, Shared>();
-  const save = (record: CallRecord) => o.store.saveCall(record, o.fence);
+  // The trial that made the call awaits its write (with the trial's result), but not at once: it
+  // may first hand its slot on (a turn of the loop) or, with no cap, reserve nothing that would
+  // wait on it. A write refused meanwhile (ClaimLostError: the run was deleted with --force, or
+  // another process took the trial over) must not count as unhandled and crash the process:
+  // marked handled here, it still rejects for the trial, which stops the run with it.
+  const save = (record: CallRecord) => {
+    const stored = o.store.saveCall(record, o.fence);
+    stored.catch(() => undefined);
+    return stored;
+  };
 
   return async function callModel(a: CallArgs): Promise<CallOutcome> {
     // Baselines answer instantly and for free: a cache lookup would only cost time.
