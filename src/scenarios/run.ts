@@ -153,7 +153,12 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
   })));
   await store.setRunStatus(runId, 'running');
   o.onEvent?.({ type: 'planned', runId, kind: SCENARIO_RUN, trials: trials.length, dialogues: dialogues.length, judgments: judges.length });
-  if (o.planOnly) return { run, summary: { runId, dialogues: dialogues.length, ended: 0, capped: 0, failed: 0, pending: dialogues.length, spentUsd: 0 } };
+  if (o.planOnly) {
+    // Left for workers: stopped (resumable), nothing called, as a plan-only suite run. Left
+    // "running", the listing showed it as under way, and later as interrupted.
+    await store.setRunStatus(runId, 'stopped', 'planned; waiting for workers');
+    return { run: { ...run, status: 'stopped' }, summary: { runId, dialogues: dialogues.length, ended: 0, capped: 0, failed: 0, pending: dialogues.length, spentUsd: 0 } };
+  }
 
   const steps = scenarioSteps(scenario);
   let judgedNow = 0;

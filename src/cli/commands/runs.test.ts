@@ -77,6 +77,40 @@ describe('paideia runs', () => {
     }
   }, 120_000);
 
+  it('lists a scenario run planned with --plan-only as stopped, planned and waiting for workers, as a plan-only suite run; a worker then finishes it', async () => {
+    const server = await startOpenAICompatibleServer({
+      reply: req => ({ body: openAIChatBody({ text: (req.body as { model: string }).model === 'judge-model' ? '<json>{"clarity": 4, "warmth": 4, "comment": "ok"}</json>' : 'Yes. <end>' }) }),
+    });
+    try {
+      const cwd = mkdtempSync(join(tmpdir(), 'paideia-runs-'));
+      writeFileSync(join(cwd, 'loop.yaml'), LOOP_SCENARIO.replaceAll('http://127.0.0.1:9/v1', server.baseURL));
+      const planned = await runCli(['scenario', 'run', 'loop.yaml', '--plan-only', '--store', 'sqlite:s.db'], { cwd });
+      expect(planned.code, planned.stderr).toBe(0);
+      const runId = planned.stdout.trim();
+      const suiteRun = await runCli(['run', suite, '-m', 'baseline:gold', '--repeats', '1', '--plan-only', '--store', 'sqlite:s.db'], { cwd });
+      expect(suiteRun.code, suiteRun.stderr).toBe(0);
+      expect(server.requests).toHaveLength(0);
+
+      const table = await runCli(['runs', '--store', 'sqlite:s.db'], { cwd });
+      expect(table.code, table.stderr).toBe(0);
+      const rows = table.stdout.trimEnd().split('\n').slice(1).map(l => l.split(/\s{2,}/).slice(0, 3));
+      expect(rows).toEqual(expect.arrayContaining([[runId, 'scenario', 'stopped'], [suiteRun.stdout.trim(), 'suite', 'stopped']]));
+      expect(rows).toHaveLength(2);
+      const json = JSON.parse((await runCli(['runs', '--format', 'json', '--store', 'sqlite:s.db'], { cwd })).stdout) as Array<Record<string, unknown>>;
+      for (const id of [runId, suiteRun.stdout.trim()]) {
+        expect(json.find(r => r.id === id)).toMatchObject({ status: 'stopped', note: 'planned; waiting for workers', interrupted: false, resume: null });
+      }
+
+      const worked = await runCli(['worker', '--run', runId, '--store', 'sqlite:s.db'], { cwd });
+      expect(worked.code, worked.stderr).toBe(0);
+      expect(worked.stderr).toMatch(/this worker finished 8 trial\(s\), 0 failed/);
+      const after = JSON.parse((await runCli(['runs', '--format', 'json', '--store', 'sqlite:s.db'], { cwd })).stdout) as Array<Record<string, unknown>>;
+      expect(after.find(r => r.id === runId)).toMatchObject({ status: 'completed', note: null });
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
   it('bundle writes the run as one static HTML file with its results and trials, keys of the environment redacted; a missing run is exit 2 with the runs hint', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-runs-'));
     const runId = (await runCli(['run', suite, '-m', 'baseline:gold', '--repeats', '1'], { cwd })).stdout.trim();
