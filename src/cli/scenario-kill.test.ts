@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startCli, waitFor } from './testing/run-cli.js';
+import { runPasted } from './testing/run-pasted.js';
 import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
 
 const servers: FakeServer[] = [];
@@ -55,6 +56,95 @@ describe('scenario run killed with SIGKILL', () => {
     // the resumed run asked only for turns that had not been stored
     expect(server.requests.length - requestsBefore).toBe(calls.length - storedBefore.length);
   });
+});
+
+describe('scenario run interrupted with Ctrl-C (SIGINT)', () => {
+  it('the first SIGINT drains: no new turn starts, the calls in flight finish and are stored, exit 3; the printed resume finishes the run', async () => {
+    let answered = 0;
+    const server = await startOpenAICompatibleServer({
+      reply: async req => {
+        const n = JSON.stringify(req.body).length;
+        await new Promise(resolve => setTimeout(resolve, 400));
+        answered++;
+        return { status: 200, body: openAIChatBody({ text: `Turn answer ${n}. What do you notice next?`, usage: { prompt_tokens: 20, completion_tokens: 8 } }) };
+      },
+    });
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-scn-int-'));
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
+    const { child, done } = startCli(['scenario', 'run', scenario, '--model', 'teacher=openai:tutor', '--model', 'student=openai:learner'], { cwd, env });
+    // A request has just arrived: it (and the others of its round) is in flight for 400 ms.
+    await waitFor(() => server.requests.length >= 12, 'the scenario run did not get going');
+    child.kill('SIGINT');
+    const inFlight = server.requests.length - answered;
+    expect(inFlight).toBeGreaterThan(0);
+    const r = await done;
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain('finishing the calls in flight; press Ctrl-C again to abort them');
+    const runId = r.stdout.trim();
+
+    const db = join(cwd, '.paideia', 'paideia.db');
+    const stored = () => {
+      const d = new Database(db, { readonly: true });
+      try {
+        return {
+          ok: (d.prepare(`SELECT COUNT(*) AS n FROM calls WHERE status = 'ok' AND ${SERVED}`).get() as { n: number }).n,
+          all: (d.prepare(`SELECT COUNT(*) AS n FROM calls WHERE ${SERVED}`).get() as { n: number }).n,
+          run: d.prepare('SELECT status FROM runs WHERE id = ?').get(runId) as { status: string } | undefined,
+        };
+      } finally {
+        d.close();
+      }
+    };
+    const before = stored();
+    // Every request the server got was answered and is stored as ok: none was aborted (before: the
+    // calls in flight were aborted, and the server's answers to them were lost).
+    expect(answered).toBe(server.requests.length);
+    expect(before.ok).toBe(server.requests.length);
+    expect(before.all).toBe(before.ok);
+    expect(before.run?.status).toBe('stopped');
+    // No new turn started after the signal: at most the calls in flight then were sent since.
+    expect(server.requests.length).toBeLessThan(12 + inFlight + 8);
+
+    const line = r.stderr.split('\n').find(l => l.startsWith('resume with: '));
+    expect(line, r.stderr).toBeDefined();
+    const requestsBefore = server.requests.length;
+    const resumed = await runPasted(line!.slice('resume with: '.length), { cwd: tmpdir(), env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout.trim()).toBe(runId);
+    const after = stored();
+    expect(after.run?.status).toBe('completed');
+    // The resume asked only for the turns that were not stored.
+    expect(server.requests.length - requestsBefore).toBe(after.ok - before.ok);
+  }, 120_000);
+});
+
+describe('scenario run interrupted with Ctrl-C twice', () => {
+  it('the second SIGINT aborts the calls in flight: exit 3 at once, nothing stored as failed', async () => {
+    const server = await startOpenAICompatibleServer({
+      reply: () => ({ status: 200, delayMs: 5000, body: openAIChatBody({ text: 'What do you notice?', usage: { prompt_tokens: 20, completion_tokens: 8 } }) }),
+    });
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-scn-int2-'));
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' };
+    const { child, done } = startCli(['scenario', 'run', scenario, '--model', 'teacher=openai:tutor', '--model', 'student=openai:learner'], { cwd, env });
+    await waitFor(() => server.requests.length >= 8, 'the scenario run did not get going');
+    child.kill('SIGINT');
+    await new Promise(resolve => setTimeout(resolve, 300));
+    const sent = Date.now();
+    child.kill('SIGINT');
+    const r = await done;
+    expect(r.code, r.stderr).toBe(3);
+    // Well before the server's 5 s answers: the calls were aborted, not waited for.
+    expect(Date.now() - sent).toBeLessThan(4000);
+    const d = new Database(join(cwd, '.paideia', 'paideia.db'), { readonly: true });
+    try {
+      expect((d.prepare(`SELECT COUNT(*) AS n FROM calls WHERE ${SERVED}`).get() as { n: number }).n).toBe(0);
+      expect((d.prepare('SELECT status FROM runs').get() as { status: string }).status).toBe('stopped');
+    } finally {
+      d.close();
+    }
+  }, 60_000);
 });
 
 describe('scenario run with a cost cap', () => {

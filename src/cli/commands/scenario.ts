@@ -13,6 +13,7 @@ import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { stopWhy } from '../progress.js';
+import { stopOnSignals } from '../signals.js';
 import { numberFlag, positiveInt } from '../options.js';
 import { registerScenarioBatch, synthesisOptions } from './scenario-batch.js';
 import { registerScenarioStudies } from './scenario-studies.js';
@@ -57,7 +58,12 @@ export interface ScenarioRunFlags {
 }
 
 /** `paideia scenario run`: exit 0 all done, 1 some dialogues or judge calls failed, 2 bad input, 3 interrupted or cost cap (resumable). */
-export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: ScenarioIO = processIO, signal?: AbortSignal): Promise<{ runId?: string; exitCode: number }> {
+/**
+ * `paideia scenario run`. `signal` aborts the run (calls in flight too); with `signals`, Ctrl-C
+ * and SIGTERM act on it as on `paideia run`: the first Ctrl-C drains (no new turn starts, calls
+ * in flight finish and are stored), a second one or SIGTERM aborts.
+ */
+export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: ScenarioIO = processIO, signal?: AbortSignal, signals = false): Promise<{ runId?: string; exitCode: number }> {
   let runId: string | undefined;
   const exitCode = await guarded(io, async () => {
     const repeats = numberFlag('--repeats', f.repeats, positiveInt, 'a whole number >= 1');
@@ -89,7 +95,13 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
       const typed = typedSettings(new Set(Object.entries(f).filter(([, v]) => v !== undefined).map(([k]) => k)));
       const handle = startRun(config, { store, keepConfig: f.planOnly ? true : { update: typed }, ...(signal ? { signal } : {}), ...(io.env ? { env: io.env } : {}) });
       handle.on(progress(io, plannedCounts(scenario, repeats ?? scenario.globals.repeats, f.judge)));
-      const outcome = await handle.done as ScenarioRunOutcome;
+      const detach = signals ? stopOnSignals(handle) : () => undefined;
+      let outcome: ScenarioRunOutcome;
+      try {
+        outcome = await handle.done as ScenarioRunOutcome;
+      } finally {
+        detach();
+      }
       const summary = outcome.scenario;
       runId = outcome.runId;
       if (f.planOnly) {
@@ -229,18 +241,10 @@ export function registerScenario(program: Command): void {
     .option('--max-in-flight <n>', 'calls in flight per model (dialogue turns and judge calls) across every process on the store')
     .option('--timeout <ms>', 'per-attempt timeout of a model call in milliseconds, for models whose entry sets no kargs.timeout (seconds; that wins)')
     .action(async (file: string, f: ScenarioRunFlags) => {
-      const controller = new AbortController();
-      const stop = () => controller.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      try {
-        const { runId, exitCode } = await scenarioRunCommand(file, f, processIO, controller.signal);
-        if (runId) process.stdout.write(`${runId}\n`);
-        process.exitCode = exitCode;
-      } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-      }
+      // Ctrl-C drains the run, as on `paideia run` (cli/signals.ts); a second one aborts it.
+      const { runId, exitCode } = await scenarioRunCommand(file, f, processIO, undefined, true);
+      if (runId) process.stdout.write(`${runId}\n`);
+      process.exitCode = exitCode;
     });
 
   scenario.command('schema')
