@@ -37,7 +37,7 @@ export async function summarizeRuns(store: Store): Promise<RunSummary[]> {
   const out: RunSummary[] = [];
   for (const run of runs) {
     // Trial statuses and the spend are stored per trial and per call: no run's calls are loaded.
-    const [counts, costUsd, stale] = await Promise.all([countTrials(store, run.id), store.spentUsd(run.id), interrupted(store, run)]);
+    const [counts, costUsd, stale] = await Promise.all([countTrials(store, run.id), store.spentUsd(run.id), runInterrupted(store, run)]);
     out.push({
       id: run.id, kind: run.kind, status: run.status, interrupted: stale, resume: stale ? commandHint(['run', '--resume', run.id], store.url) : null, models: run.config.models.map(m => m.alias), trials: counts.total,
       failures: counts.failed, counts,
@@ -52,8 +52,9 @@ export async function summarizeRuns(store: Store): Promise<RunSummary[]> {
 /**
  * A run stored as running that no live process works on. One changed within a lease may still be
  * planning (its trials are claimed once they are stored), so it counts as running until then.
+ * `paideia runs` and the web app (its run list and run page) show such a run by this one rule.
  */
-async function interrupted(store: Store, run: RunRecord): Promise<boolean> {
+export async function runInterrupted(store: Store, run: RunRecord): Promise<boolean> {
   if (run.status !== 'running' || Date.now() - Date.parse(run.updatedAt) < defaultTtlMs()) return false;
   return !(await runHeldLive(store, run.id));
 }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { commandHint } from '../core/command-hint.js';
 import { RunInUseError, type RunRecord, type Store } from '../core/index.js';
-import { summarizeRuns, unpricedModels } from '../report/runs-summary.js';
+import { runInterrupted, summarizeRuns, unpricedModels } from '../report/runs-summary.js';
 import { countTrials } from '../report/trial-counts.js';
 import type { DeleteAnswer, RunDetail, RunInUseAnswer, RunListEntry } from './api-types.js';
 import { continueConfig, type LiveRuns } from './live.js';
@@ -47,6 +47,7 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
       models: run.config.models.map(m => ({ alias: m.alias, spec: m.spec })), repeats: run.config.repeats,
       spentUsd: await store.spentUsd(run.id), costIncomplete: unpricedModels(run).length > 0, counts, results, scoresSoFar: soFar,
       live: l ? { progress: l.progress, warnings: l.warnings, finished: Boolean(l.outcome || l.error), error: l.error ?? null } : null,
+      interrupted: await runInterrupted(store, run),
       resumable: (await continueConfig(store, run.id)) !== undefined,
       // Runs whose outputs were judged can be scored blind by experts too.
       judged: (await store.listJudgments(run.id)).length > 0,

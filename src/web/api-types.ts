@@ -24,6 +24,10 @@ export interface RunListEntry {
   trials: number; failures: number;
   counts: TrialCountsAnswer;
   costUsd: number; costIncomplete: boolean; createdAt: string; updatedAt: string; note: string | null;
+  /** Stored as running, but no live process holds claims on it (killed, or its machine went down), as `paideia runs` tells it. */
+  interrupted: boolean;
+  /** The command that continues an interrupted run, else null. */
+  resume: string | null;
   live: Progress | null;
 }
 
@@ -40,6 +44,8 @@ export interface RunDetail {
   /** Per model, the sum and count of the stored scores of its own trials: the live page's running mean starts from them. */
   scoresSoFar: Array<{ model: string; sum: number; n: number }>;
   live: { progress: Progress; warnings: string[]; finished: boolean; error: string | null } | null;
+  /** As in the run list: stored as running, but no live process works on it. */
+  interrupted: boolean;
   resumable: boolean;
   judged: boolean;
 }

@@ -23,7 +23,8 @@ export async function runPage(main: HTMLElement, [id]: string[], query: URLSearc
     h('h1', {}, `Run `, h('code', {}, run.id.slice(0, 12))),
     h('dl', { class: 'facts' },
       h('dt', {}, 'Kind'), h('dd', {}, run.kind),
-      h('dt', {}, 'Status'), h('dd', {}, h('span', { class: `status status-${run.status}`, id: 'run-status' }, run.status), run.note ? ` (${run.note})` : ''),
+      h('dt', {}, 'Status'), h('dd', {}, h('span', { class: `status status-${run.interrupted ? 'stopped' : run.status}`, id: 'run-status' }, run.interrupted ? 'stopped (interrupted)' : run.status),
+        run.interrupted ? ' (no process is working on it)' : run.note ? ` (${run.note})` : ''),
       h('dt', {}, 'Models'), h('dd', {}, run.models.map(m => `${m.alias} (${m.spec})`).join(', ')),
       h('dt', {}, 'Trials'), h('dd', {}, h('span', { id: 'run-counts' }, countsText(run.counts.done, run.counts.failed, run.counts.pending, run.counts.total)),
         // Runs of several step kinds (judges, learners) say how many of each.

@@ -43,7 +43,7 @@ export function confirmDelete(run: RunListEntry, done: (message: string) => void
   const dialog = h('dialog', { 'aria-labelledby': 'delete-title', 'aria-describedby': 'delete-what', class: 'confirm', onclose: () => dialog.remove() },
     h('h2', { id: 'delete-title' }, 'Delete this run?'),
     h('p', { id: 'delete-what' },
-      'Run ', h('code', {}, run.id), ` (${run.kind}, ${run.status}; ${run.models.join(', ') || 'no models'}) and everything stored with it: `
+      'Run ', h('code', {}, run.id), ` (${run.kind}, ${run.interrupted ? 'stopped (interrupted)' : run.status}; ${run.models.join(', ') || 'no models'}) and everything stored with it: `
       + `${run.trials} trials${kinds}${run.failures ? ` (${run.failures} failed)` : ''}, their calls, scores, judgments and artefacts (${usd(run.costUsd)} of calls). This cannot be undone.`),
     problem,
     h('div', { class: 'actions' }, cancel, confirm));

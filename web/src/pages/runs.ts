@@ -13,7 +13,9 @@ export async function runsPage(main: HTMLElement, params: string[], query: URLSe
   const kind = query.get('kind') ?? '';
   const status = query.get('status') ?? '';
   const q = (query.get('q') ?? '').toLowerCase();
-  const shown = runs.filter(r => (!kind || r.kind === kind) && (!status || r.status === status)
+  // An interrupted run is stored as running but nothing works on it: it is listed (and filtered) as stopped, as `paideia runs` lists it.
+  const statusOf = (r: RunListEntry) => (r.interrupted ? 'stopped' : r.status);
+  const shown = runs.filter(r => (!kind || r.kind === kind) && (!status || statusOf(r) === status)
     && (!q || r.id.toLowerCase().includes(q) || r.modelSpecs.some(m => `${m.alias}\u0000${m.spec}`.toLowerCase().includes(q))));
   const setQuery = (name: string, value: string) => {
     const next = new URLSearchParams(location.search);
@@ -48,7 +50,8 @@ export async function runsPage(main: HTMLElement, params: string[], query: URLSe
           })),
           h('td', {}, link(`/runs/${encodeURIComponent(r.id)}`, h('code', {}, r.id.slice(0, 12)))),
           h('td', {}, r.kind),
-          h('td', {}, h('span', { class: `status status-${r.status}` }, r.status)),
+          h('td', {}, h('span', { class: `status status-${statusOf(r)}` }, r.interrupted ? 'stopped (interrupted)' : r.status),
+            r.interrupted && r.resume ? h('p', { class: 'muted' }, 'no process is working on it; resume it with: ', h('code', {}, r.resume)) : null),
           h('td', {}, r.modelSpecs.map(modelLabel).join(', ')),
           h('td', {}, r.live ? `${r.live.done + r.live.failed} / ${r.live.total}` : `${r.trials} trials`, r.failures ? h('span', { class: 'bad' }, ` · ${r.failures} failed`) : null),
           h('td', {}, usd(r.costUsd), r.costIncomplete ? ' + unknown' : ''),
