@@ -70,7 +70,7 @@ export function createProgress(stream: ProgressStream = process.stderr): (e: Run
 /** Why a run stops, in words. */
 export function stopWhy(e: { reason: string; endpoint?: string | undefined }): string {
   if (e.reason === 'cost-cap') return 'the next call could pass the cost cap';
-  if (e.reason === 'claim-lost') return 'another process took this run over';
+  if (e.reason === 'claim-lost') return 'another process took this run over (or deleted it)';
   if (e.reason === 'unreachable') return `no model server answers at ${e.endpoint ?? '(unknown)'}`;
   return 'interrupted';
 }

@@ -8,6 +8,7 @@ import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
 import { commandHint } from '../hint.js';
+import { deletedRunError } from '../deleted-run.js';
 import { createProgress } from '../progress.js';
 import { stopOnSignals } from '../signals.js';
 import { printTerminalSummary } from '../terminal-summary.js';
@@ -148,6 +149,8 @@ export async function runCommand(suites: string[], f: RunFlags, given: ReadonlyS
   try {
     const outcome = await handle.done as SuiteRunOutcome;
     const runId = outcome.runId;
+    const gone = await deletedRunError(store, runId, outcome.stoppedBy);
+    if (gone) throw gone;
     process.stderr.write(`run ${runId}: ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending; spent $${outcome.spentUsd.toFixed(4)} (store ${store.url})\n`);
     const judged = outcome.explanations;
     if (judged) {

@@ -11,6 +11,7 @@ import type { Scenario } from '../../scenarios/types.js';
 import { loadScenario, scenarioJsonSchema, scenarioReport, scenarioRunId } from '../../scenarios/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { deletedRunError } from '../deleted-run.js';
 import { commandHint } from '../hint.js';
 import { stopWhy } from '../progress.js';
 import { stopOnSignals } from '../signals.js';
@@ -103,6 +104,8 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         detach();
       }
       const summary = outcome.scenario;
+      const gone = await deletedRunError(store, outcome.runId, summary.stoppedBy);
+      if (gone) throw gone;
       runId = outcome.runId;
       if (f.planOnly) {
         io.stderr(`planned; run its dialogues and judgments with: ${commandHint(['worker', '--run', runId], store.url)} (as many as you like, on any machine that reaches the store and has ${resolve(file)} at the same path)\n`);
