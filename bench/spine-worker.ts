@@ -15,9 +15,14 @@ import { builtInScorers } from '../src/scoring/builtins.js';
  * JSON report of that run; `rescore <db>` rescores it; `http <requests> <baseURL> <concurrency>`
  * runs against a local server; `scenario <dialogues> <baseURL> <concurrency>` runs teacher/student
  * dialogues of 4 turns against it (`done` counts the turns); `cli <trials>` times `paideia run` of
- * the same items with baseline:gold, the whole process (`done`: the n of its summary). Prints JSON.
+ * the same items with baseline:gold, the whole process (`done`: the n of its summary); `items <n>
+ * <path>` writes the item file the others run. Prints JSON.
  */
 const [mode, countArg, baseURL, concurrencyArg] = process.argv.slice(2);
+if (mode === 'items') {
+  writeItems(baseURL!, Number(countArg));
+  process.exit(0);
+}
 if (mode === 'report' || mode === 'rescore') {
   const store = await openStore(`sqlite:${countArg}`);
   const runId = (await store.listRuns())[0]!.id;
@@ -75,7 +80,11 @@ tasks:
 const count = Number(countArg);
 const dir = mkdtempSync(join(tmpdir(), 'paideia-bench-'));
 const file = join(dir, 'items.jsonl');
-writeItems(file, count);
+// Written by a process of its own: 200,000 lines held here, even briefly, would set V8's heap
+// limit for the whole run (its next full collection comes only when the heap reaches ~4x what
+// was live then), and the peak would be the bench's, not the run's.
+const written = spawnSync(process.execPath, [fileURLToPath(import.meta.url), 'items', String(count), file], { encoding: 'utf8' });
+if (written.status !== 0) throw new Error(`writing the bench items failed: ${written.stderr}`);
 if (mode === 'cli') {
   // The same items through the command a user types, timed whole: start-up, plan, run, the
   // summary it prints, closing the store.
@@ -124,10 +133,7 @@ await store.close();
 const seconds = (performance.now() - started) / 1000;
 process.stdout.write(JSON.stringify({ seconds, callSeconds, done: summary.done, failed: summary.failed, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
 
-/**
- * The bench's item file. Its lines live in this function only: at 200,000 items, kept alive by
- * the module they would add ~100 MB to the run's peak that is the bench's, not the run's.
- */
+/** The bench's item file (mode `items`, in a process of its own). */
 function writeItems(path: string, n: number): void {
   const lines: string[] = [];
   for (let i = 0; i < n; i++) {

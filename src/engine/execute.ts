@@ -12,12 +12,16 @@ import { targetHistories } from './history.js';
 import { loopTurns } from './loop-turns.js';
 import { createReachability } from './reachability.js';
 import { trialChunks, type TrialInputs } from './trial-chunks.js';
+import { asTrialSource, type TrialSource } from './trial-source.js';
 
 export interface ExecuteOptions {
   store: Store;
   runId: string;
-  /** Every trial of the run, in plan order. */
-  trials: Trial[];
+  /**
+   * Every trial of the run, in plan order: a list, or a source that makes each trial when it is
+   * taken (a large suite run, which then holds no object per trial).
+   */
+  trials: TrialSource | ReadonlyArray<Trial>;
   /** The step kind that runs a trial (the run kind knows it from `trial.kind`). */
   stepOf(trial: Trial): StepKind;
   /** What the steps read from the store for the trials about to run (a suite run's items). */
@@ -80,24 +84,26 @@ type Outcome = 'done' | 'failed' | 'pending' | 'needs-call';
  * judge another trial run once their target is done. A trial's outcome is stored with it.
  */
 export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
+  const source = asTrialSource(o.trials);
   const statuses = o.offline ? new Map<string, 'done' | 'failed'>() : await o.store.listTrialStatuses(o.runId);
   const count = { done: 0, failed: 0, needsCall: 0, blocked: 0 };
-  const open: Trial[] = [];
+  // Trials are kept by plan position until a chunk of them is taken: each is made once, then.
+  const open: number[] = [];
   let retried = 0;
-  for (const t of o.trials) {
-    const s = statuses.get(t.id);
+  for (let k = 0; k < source.size; k++) {
+    const s = statuses.size ? statuses.get(source.idAt(k)) : undefined;
     if (s === 'done') count.done++;
     else if (s === 'failed' && !o.retryErrors) count.failed++;
     else {
       if (s === 'failed') retried++;
-      open.push(t);
+      open.push(k);
     }
   }
-  const claims = o.offline ? undefined : await claimRunTrials(o.store, o.runId, open.map(t => t.id), {
+  const claims = o.offline ? undefined : await claimRunTrials(o.store, o.runId, open.map(k => source.idAt(k)), {
     ...o.claims, onLost: () => stop('claim-lost'),
   });
   const fence = claims ? { workerId: claims.worker.workerId } : undefined;
-  const mine = claims ? open.filter(t => claims.trialIds.has(t.id)) : open;
+  const mine = claims ? open.filter(k => claims.trialIds.has(source.idAt(k))) : open;
   const budget = createBudget({
     store: o.store, runId: o.runId, workerId: claims?.worker.workerId ?? 'offline', capUsd: o.costCapUsd,
     spentUsd: await o.store.spentUsd(o.runId),
@@ -130,7 +136,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     listeners.push(() => signal.removeEventListener('abort', onAbort));
     if (signal.aborted) stop('interrupt');
   }
-  o.onEvent?.({ type: 'start', total: o.trials.length, done: count.done, failed: count.failed, pending: mine.length, spentUsd: budget.spentUsd, retried });
+  o.onEvent?.({ type: 'start', total: source.size, done: count.done, failed: count.failed, pending: mine.length, spentUsd: budget.spentUsd, retried });
 
   const callModel = createCallPath({
     store: o.store, budget, cost: o.cost, useCache: o.useCache ?? true,
@@ -139,7 +145,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   });
   // A run with no stored call yet (a fresh one) has no history to read.
   const hasCalls = (await o.store.listCalls(o.runId, { limit: 1 })).length > 0;
-  const targets = targetHistories(o.store, o.runId, o.trials);
+  const targets = targetHistories(o.store, o.runId, source);
 
   async function runTrial(trial: Trial, previous: ReadonlyArray<CallRecord>, slots: Semaphore): Promise<{ outcome: Outcome; costUsd: number; committed: Promise<unknown>; scores?: Score[] }> {
     const step = o.stepOf(trial);
@@ -237,14 +243,31 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   // A run with a model called over the network (a trial's model alias need not name one: a
   // dialogue calls its roles' models).
   const remote = [...o.models.values()].some(m => m.endpoint !== undefined);
-  const waves = [mine.filter(t => !o.stepOf(t).judgesTarget), mine.filter(t => o.stepOf(t).judgesTarget)];
+  // Which wave each trial runs in, and its pool: the trial is made for this and let go again.
+  const judges: number[] = [];
+  const items: number[] = [];
+  const poolNames: string[] = [];
+  const poolSizes = new Map<string, number>();
+  const poolOf = new Uint16Array(source.size);
+  for (const k of mine) {
+    const trial = source.at(k);
+    (o.stepOf(trial).judgesTarget ? judges : items).push(k);
+    const p = o.poolOf(trial);
+    if (!poolSizes.has(p.name)) {
+      poolSizes.set(p.name, p.size);
+      poolNames.push(p.name);
+    }
+    poolOf[k] = poolNames.indexOf(p.name);
+  }
+  const waves = [items, judges];
   // Which trials are done, for the judges' wave: a run without judges keeps no id of its trials.
-  const judged = waves[1]!.length > 0;
-  const done = new Set(judged ? o.trials.filter(t => statuses.get(t.id) === 'done').map(t => t.id) : []);
+  const judged = judges.length > 0;
+  const done = new Set<string>();
+  if (judged) for (let k = 0; k < source.size; k++) if (statuses.get(source.idAt(k)) === 'done') done.add(source.idAt(k));
   try {
     for (const [wave, trials] of waves.entries()) {
       // Judges run only over targets that are done (a failed dialogue is not judged).
-      const ready = wave === 0 ? trials : trials.filter(t => t.target !== undefined && done.has(t.target));
+      const ready = wave === 0 ? trials : trials.filter(k => { const target = source.at(k).target; return target !== undefined && done.has(target); });
       count.blocked += trials.length - ready.length;
       if (halted() || ready.length === 0) continue;
       await runPools(ready);
@@ -257,18 +280,15 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   }
   if (writeFailure) throw writeFailure.error;
 
-  async function runPools(trials: Trial[]): Promise<void> {
-    const pools = new Map<string, { size: number; queue: Trial[] }>();
-    for (const t of trials) {
-      const p = o.poolOf(t);
-      (pools.get(p.name) ?? pools.set(p.name, { size: p.size, queue: [] }).get(p.name)!).queue.push(t);
-    }
-    await Promise.all([...pools.values()].map(async ({ size, queue }) => {
+  async function runPools(trials: ReadonlyArray<number>): Promise<void> {
+    const pools = poolNames.map(name => ({ size: poolSizes.get(name)!, queue: [] as number[] }));
+    for (const k of trials) pools[poolOf[k]!]!.queue.push(k);
+    await Promise.all(pools.filter(p => p.queue.length > 0).map(async ({ size, queue }) => {
       let next = 0;
       // At most `size` calls in flight; with remote models twice as many trials under way, so that
       // each answer's slot finds a trial waiting with its request built.
       const slots = createSemaphore(Math.max(1, size));
-      const chunks = trialChunks({ store: o.store, runId: o.runId, queue, histories: hasCalls, inputs: o.inputs });
+      const chunks = trialChunks({ store: o.store, runId: o.runId, source, queue, histories: hasCalls, inputs: o.inputs });
       // A worker goes on to its next trials while earlier ones' rows commit, so one commit carries
       // many trials; a trial counts as finished only once its rows are stored.
       const worker = async () => {
@@ -280,8 +300,8 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
           if (turn) await turn;
           if (halted() || next >= queue.length) break;
           const k = next++;
-          const trial = queue[k]!;
-          const r = await runTrial(trial, await chunks.take(k), slots);
+          const { trial, history } = await chunks.take(k);
+          const r = await runTrial(trial, history, slots);
           chunks.finished(k);
           behind.push(r.committed.then(() => {
             if (r.outcome === 'pending') return;
@@ -309,8 +329,8 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   }
 
   const summary: RunSummary = {
-    total: o.trials.length, done: count.done, failed: count.failed, needsCall: count.needsCall, blocked: count.blocked,
-    pending: o.trials.length - count.done - count.failed - count.blocked - count.needsCall, spentUsd: budget.spentUsd, overshootUsd: budget.overshootUsd,
+    total: source.size, done: count.done, failed: count.failed, needsCall: count.needsCall, blocked: count.blocked,
+    pending: source.size - count.done - count.failed - count.blocked - count.needsCall, spentUsd: budget.spentUsd, overshootUsd: budget.overshootUsd,
   };
   if (stoppedBy) summary.stoppedBy = stoppedBy;
   if (stoppedBy === 'unreachable' && unreachable) summary.unreachable = unreachable;

@@ -1,4 +1,5 @@
-import type { CallRecord, ChatResult, StepHistory, Store, Trial } from '../core/index.js';
+import type { CallRecord, ChatResult, StepHistory, Store } from '../core/index.js';
+import type { TrialSource } from './trial-source.js';
 
 const PAGE = 5000;
 
@@ -53,18 +54,16 @@ export function resultsOf(steps: ReadonlyArray<CallRecord | undefined>): ChatRes
  * Histories of judged trials, read from the store when first asked and kept while judges of the
  * same target run (a panel and its repeats read one dialogue many times).
  */
-export function targetHistories(store: Store, runId: string, all: ReadonlyArray<Trial>): { get(id: string): Promise<StepHistory | undefined> } {
+export function targetHistories(store: Store, runId: string, all: TrialSource): { get(id: string): Promise<StepHistory | undefined> } {
   const cache = new Map<string, Promise<StepHistory | undefined>>();
-  // Built when a judge first asks: a run without judges never needs it.
-  let trials: Map<string, Trial> | undefined;
   return {
     get(id) {
       let found = cache.get(id);
       if (!found) {
         found = (async () => {
-          trials ??= new Map(all.map(t => [t.id, t]));
-          const trial = trials.get(id);
-          if (!trial) return undefined;
+          const k = all.positionOf(id);
+          if (k === undefined) return undefined;
+          const trial = all.at(k);
           const steps = latestCalls(await store.listCalls(runId, { trialIds: [id] })).get(id) ?? [];
           return { trial, results: resultsOf(steps) };
         })();

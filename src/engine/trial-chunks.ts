@@ -1,5 +1,6 @@
 import type { CallRecord, Store, Trial } from '../core/index.js';
 import { latestCalls } from './history.js';
+import type { TrialSource } from './trial-source.js';
 
 /**
  * What a run kind reads from the store for the trials it is about to run (a suite run: their
@@ -12,9 +13,15 @@ export interface TrialInputs {
   release(trials: ReadonlyArray<Trial>): void;
 }
 
+/** A trial ready to run: the trial, and its stored calls (the newest of each step). */
+export interface TakenTrial {
+  trial: Trial;
+  history: CallRecord[];
+}
+
 export interface TrialChunks {
-  /** Wait until trial `k` (its place in the queue) can run; resolves to its stored history. */
-  take(k: number): Promise<CallRecord[]>;
+  /** Wait until the `k`-th trial of the queue can run; resolves to it and its stored history. */
+  take(k: number): Promise<TakenTrial>;
   /** Trial `k` has finished (whatever its outcome). */
   finished(k: number): void;
 }
@@ -26,14 +33,17 @@ interface Chunk {
 }
 
 /**
- * The trials of a queue, taken in order, a chunk at a time: each chunk's stored history (newest
- * call per step) and inputs are read a chunk ahead of the workers, and let go once every trial of
- * the chunk has finished. A run of 200,000 trials never holds every stored call or item at once.
+ * The trials of a queue, taken in order, a chunk at a time: each chunk's trials are made from the
+ * source, and their stored history (newest call per step) and inputs read, a chunk ahead of the
+ * workers; all of it is let go once every trial of the chunk has finished. A run of 200,000
+ * trials never holds every trial, stored call or item at once.
  */
 export function trialChunks(o: {
   store: Store;
   runId: string;
-  queue: ReadonlyArray<Trial>;
+  source: TrialSource;
+  /** Plan positions (in `source`) of the trials to run, in the order they run. */
+  queue: ReadonlyArray<number>;
   /** Whether the run has stored calls to replay (a fresh run has none to read). */
   histories: boolean;
   inputs?: TrialInputs | undefined;
@@ -44,7 +54,7 @@ export function trialChunks(o: {
   const load = (c: number): Chunk => {
     let entry = chunks.get(c);
     if (!entry) {
-      const trials = o.queue.slice(c * size, (c + 1) * size);
+      const trials = o.queue.slice(c * size, (c + 1) * size).map(k => o.source.at(k));
       const history = o.histories ? o.store.listCalls(o.runId, { trialIds: trials.map(t => t.id) }).then(latestCalls) : undefined;
       const ready = Promise.all([history, o.inputs?.load(trials)]).then(([calls]) => calls);
       // A chunk read ahead may never be taken (the run stopped): its failure must not go unhandled.
@@ -62,7 +72,8 @@ export function trialChunks(o: {
       // with the first trial, its read would hold up the run's first calls (nothing is in flight yet).
       if (k % size === size >> 2 && (c + 1) * size < o.queue.length) load(c + 1);
       const calls = await entry.ready;
-      return calls?.get(o.queue[k]!.id) ?? [];
+      const trial = entry.trials[k - c * size]!;
+      return { trial, history: calls?.get(trial.id) ?? [] };
     },
     finished(k) {
       const c = Math.floor(k / size);

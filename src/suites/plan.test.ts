@@ -1,6 +1,9 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, contentHash } from '../core/index.js';
-import { planTrials, trialId } from './plan.js';
+import { deriveSeed } from '../engine/seed.js';
+import { planTrialTable, planTrials, trialId, type PlannedItem } from './plan.js';
 import { fourNouns as items, lemmaTest as test } from './testing/four-nouns.js';
 
 
@@ -44,5 +47,44 @@ describe('trialId', () => {
       const t = { itemHash: 'ab"c\\d', model: 'openai:gpt-4.1', test: 'grammar_forms', promptVersion: '2', repeat: 3, seed: 123456789 };
       expect(trialId(t, canonicalJson(params))).toBe(contentHash({ ...t, params }));
     }
+  });
+});
+
+describe('planTrialTable', () => {
+  const models = [
+    { alias: 'a', provider: 'openai' as const, model: 'm1', spec: 'openai:m1' as const },
+    { alias: 'b', provider: 'openai' as const, model: 'm2', spec: 'openai:m2' as const },
+  ];
+  it('makes each trial from its columns: id, seed and place as a trial of its own would have them', () => {
+    const params = { temperature: 0.2 };
+    const table = planTrialTable({ runId: 'r', items, models, tests: new Map([[test.name, test]]), repeats: 2, seed: 9, params });
+    expect(table.size).toBe(16);
+    for (let k = 0; k < table.size; k++) {
+      const t = table.at(k);
+      expect(t.index).toBe(k);
+      expect(table.idAt(k)).toBe(t.id);
+      expect(table.positionOf(t.id)).toBe(k);
+      expect(t.seed).toBe(deriveSeed(9, t.itemHash, t.repeat));
+      expect(t.id).toBe(contentHash({ itemHash: t.itemHash, model: t.modelSpec, test: test.name, promptVersion: test.promptVersion, repeat: t.repeat, seed: t.seed, params }));
+      expect(t).toMatchObject({ runId: 'r', test: test.name, promptVersion: test.promptVersion, kind: 'item', variant: 'default' });
+      expect(t.itemId).toBe(items.find(v => v.hash === t.itemHash)!.item.id);
+    }
+    // Every model and repeat of an item follow one another.
+    expect(Array.from({ length: 4 }, (_, k) => `${table.at(k).modelAlias}${table.at(k).repeat}`)).toEqual(['a0', 'a1', 'b0', 'b1']);
+    expect(new Set(Array.from({ length: 4 }, (_, k) => table.at(k).itemHash)).size).toBe(1);
+    expect(table.positionOf('nope')).toBeUndefined();
+  });
+
+  it('keeps none of the plan entries it was made from alive', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let entries: PlannedItem[] | undefined = items.map(v => ({ hash: v.hash, item: { id: v.item.id, test: v.item.test }, file: 'f.jsonl', line: 1 }));
+    const gone = new WeakRef(entries[0]!);
+    const table = planTrialTable({ runId: 'r', items: entries, models, tests: new Map([[test.name, test]]), repeats: 1, seed: 1, params: {}, applicable: () => true });
+    entries = undefined;
+    await new Promise(resolve => setImmediate(resolve));
+    gc();
+    expect(gone.deref()).toBeUndefined();
+    expect(table.at(0).itemId).toBeTruthy();
   });
 });

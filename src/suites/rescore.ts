@@ -32,7 +32,7 @@ export async function rescoreSuite(store: Store, runId: string, tests: ReadonlyM
   const endpoints = ends.current;
   const summary = await executeTrials({
     store, runId, trials: finished, offline: true, models: new Map(),
-    ...suiteSteps({ store, run, trials: finished, tests, scorers, judging }),
+    ...suiteSteps({ store, run, used: new Set(finished.map(t => t.test)), tests, scorers, judging }),
     identityOf: alias => ({ spec: specs.find(s => s.alias === alias)?.spec ?? alias, endpoint: endpoints[alias], formerEndpoints: ends.former[alias] }),
     cost: pricedCosts(run.prices, specs, alias => endpoints[alias]),
     ...(run.config.maxTokens !== undefined ? { maxTokens: run.config.maxTokens } : {}),

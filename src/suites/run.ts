@@ -5,6 +5,7 @@ import {
   type RunRecord, type StepKind, type Store, type TestDefinition, type Trial, type VersionedItem,
 } from '../core/index.js';
 import { executeTrials } from '../engine/execute.js';
+import { concatSources, trialList, type TrialSource } from '../engine/trial-source.js';
 import { loopTurns } from '../engine/loop-turns.js';
 import { DEFAULT_MAX_TOKENS } from '../engine/limits.js';
 import type { RunEvent, RunSummary } from '../engine/events.js';
@@ -18,7 +19,7 @@ import { EXPLANATION_JUDGE_STEP, explanationJudgeStep, planJudgeTrials } from '.
 import { itemShelf, type ItemShelf } from './item-shelf.js';
 import { itemStep } from './item-step.js';
 import { planItemFiles, storedPlanEntries, unanswerableBy, type PlanEntry } from './plan-items.js';
-import { ITEM_STEP, planTrials } from './plan.js';
+import { ITEM_STEP, planTrialTable } from './plan.js';
 
 /** Run kind of item-suite runs. */
 export const SUITE_RUN = 'suite';
@@ -77,12 +78,12 @@ const TRIAL_SLICE = 20_000;
  * web server in the same process). Trials are stored once (a trial already stored is kept), so a
  * plan cut short by a kill is completed by the resume that stores it again.
  */
-async function saveTrialSlices(store: Store, trials: ReadonlyArray<Trial>): Promise<void> {
+async function saveTrialSlices(store: Store, trials: TrialSource): Promise<void> {
   const turns = loopTurns();
-  for (let i = 0; i < trials.length; i += TRIAL_SLICE) {
+  for (let i = 0; i < trials.size; i += TRIAL_SLICE) {
     const turn = turns.due();
     if (turn) await turn;
-    await store.saveTrials(trials.slice(i, i + TRIAL_SLICE));
+    await store.saveTrials(Array.from({ length: Math.min(TRIAL_SLICE, trials.size - i) }, (_, j) => trials.at(i + j)));
   }
 }
 
@@ -92,12 +93,12 @@ async function saveTrialSlices(store: Store, trials: ReadonlyArray<Trial>): Prom
  * run is asked to do, so running the same command again resumes the same run.
  */
 export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
-  const { run, trials, specs, models, judging, ends } = await planRun(o);
-  const steps = suiteSteps({ store: o.store, run, trials, tests: o.testDefinitions, scorers: o.scorers, judging });
+  const { run, trials, used, specs, models, judging, ends } = await planRun(o);
+  const steps = suiteSteps({ store: o.store, run, used, tests: o.testDefinitions, scorers: o.scorers, judging });
   await saveTrialSlices(o.store, trials);
   await o.store.setRunStatus(run.id, 'running');
-  o.onEvent?.({ type: 'planned', runId: run.id, kind: SUITE_RUN, trials: trials.length });
-  if (o.planOnly) return planned(o.store, run, trials.length);
+  o.onEvent?.({ type: 'planned', runId: run.id, kind: SUITE_RUN, trials: trials.size });
+  if (o.planOnly) return planned(o.store, run, trials.size);
   const endpoints = ends.current;
   const summary = await executeTrials({
     store: o.store, runId: run.id, trials, ...steps, models,
@@ -139,7 +140,9 @@ async function planRun(o: RunSuiteOptions) {
   const models = new Map([...own, ...judges.map(j => [j.alias, o.createModel(j)] as const)]);
   const ends = await settleEndpoints(o, run, specs, models, judging);
   const trials = planSuiteTrials({ run, items, tests: o.testDefinitions, judging });
-  return { run, trials, specs, models, judging, ends };
+  // The tests the trials ask (judges ask their targets'): their scorers are the run's.
+  const used = new Set(items.filter(v => run.config.models.some(m => !v.cannot?.includes(m.alias))).map(v => v.item.test));
+  return { run, trials, used, specs, models, judging, ends };
 }
 
 /**
@@ -182,28 +185,29 @@ async function planned(store: Store, run: RunRecord, total: number): Promise<Sui
 
 /**
  * The trials of a suite run: items x models x repeats (less the pairs a model cannot answer), and
- * the judges of explanations when it has them.
+ * the judges of explanations when it has them. The item trials are a table (planTrialTable), made
+ * one at a time as they run; the judges, fewer, a list.
  */
 export function planSuiteTrials(a: {
   run: RunRecord; items: ReadonlyArray<PlanEntry>; tests: ReadonlyMap<string, TestDefinition>; judging?: JudgingConfig | undefined;
-}): Trial[] {
+}): TrialSource {
   const { run } = a;
-  const itemTrials = planTrials({
+  const itemTrials = planTrialTable({
     runId: run.id, items: a.items, models: run.config.models, tests: a.tests, repeats: run.config.repeats,
     seed: run.config.seed, params: run.config.params, applicable: (model, v: PlanEntry) => !v.cannot?.includes(model.alias),
   });
-  return a.judging ? [...itemTrials, ...planJudgeTrials(itemTrials, a.judging)] : itemTrials;
+  return a.judging ? concatSources(itemTrials, trialList(planJudgeTrials(itemTrials, a.judging))) : itemTrials;
 }
 
 /**
- * The step kinds of a suite run and the items they read, from its stored record and trials alone
- * (run, resume and rescore share them): items come from the store a chunk of trials at a time.
+ * The step kinds of a suite run and the items they read, from its stored record alone (run,
+ * resume and rescore share them): items come from the store a chunk of trials at a time. `used`:
+ * the tests its trials ask, whose scorers it scores with.
  */
 export function suiteSteps(a: {
-  store: Store; run: RunRecord; trials: ReadonlyArray<Trial>; tests: ReadonlyMap<string, TestDefinition>; scorers: ScorerRegistry; judging?: JudgingConfig | undefined;
+  store: Store; run: RunRecord; used: ReadonlySet<string>; tests: ReadonlyMap<string, TestDefinition>; scorers: ScorerRegistry; judging?: JudgingConfig | undefined;
 }): { stepOf: (t: Trial) => StepKind; inputs: ItemShelf } {
-  const { run } = a;
-  const used = new Set(a.trials.map(t => t.test));
+  const { run, used } = a;
   const items = itemShelf(a.store, run.id);
   const steps = new Map<string, StepKind>([[ITEM_STEP, itemStep({
     items, tests: a.tests, params: run.config.params,

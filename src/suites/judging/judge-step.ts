@@ -4,6 +4,7 @@ import type { JudgingConfig } from './config.js';
 import { familyOf } from '../../providers/family.js';
 import { formatRetryMessage, parseVerdict, rubricMessages } from './rubric.js';
 import { JUDGED_TEST } from './score.js';
+import { asTrialSource, type TrialSource } from '../../engine/trial-source.js';
 
 /** Step kind of an explanation judge's trial. */
 export const EXPLANATION_JUDGE_STEP = 'explanation-judge';
@@ -14,10 +15,12 @@ const PRODUCER = { name: 'explanation-verdict', version: '1' } as const;
  * One judge trial per tutor_accuracy trial and judge, planned with the run: it runs once its
  * target is done.
  */
-export function planJudgeTrials(trials: ReadonlyArray<Trial>, config: JudgingConfig): Trial[] {
+export function planJudgeTrials(tested: TrialSource | ReadonlyArray<Trial>, config: JudgingConfig): Trial[] {
+  const trials = asTrialSource(tested);
   const out: Trial[] = [];
-  let index = trials.length;
-  for (const t of trials) {
+  let index = trials.size;
+  for (let k = 0; k < trials.size; k++) {
+    const t = trials.at(k);
     if (t.test !== JUDGED_TEST || t.target !== undefined) continue;
     // The tested model's family is part of the judgment: an override of the family table makes
     // an explanation that was "not applicable" a new judgment.
