@@ -20,13 +20,28 @@ describe('processAlive', () => {
 });
 
 describe('claimRunTrials', () => {
+  it('holds by place in the list those trials nobody else holds, and those a work queue gave it instead', async () => {
+    const store = await openStore('sqlite::memory:');
+    await store.claimTrials('r', { workerId: 'other', pid: 1, host: 'elsewhere' }, ['b'], Date.now() + 60_000);
+    const mine = await claimRunTrials(store, 'r', ['a', 'b', 'c'], { pid: 2, host: 'h' });
+    expect([0, 1, 2].map(i => mine.holds(i))).toEqual([true, false, true]);
+    expect(mine.count).toBe(2);
+    await mine.release();
+    // A worker's view answers the first ask with its batch from the queue, whatever was asked.
+    const queue = { ...store, claimTrials: async () => ['c', 'x'] };
+    const batch = await claimRunTrials(queue, 'r', ['a', 'b', 'c'], { pid: 3, host: 'h' });
+    expect([0, 1, 2].map(i => batch.holds(i))).toEqual([false, false, true]);
+    expect(batch.count).toBe(2);
+    await batch.release();
+  });
+
   it('refuses a run a live process holds, takes a dead (or zombie) holder\'s claims at once, and releases', async () => {
     const store = await openStore('sqlite::memory:');
     const first = await claimRunTrials(store, 'r', ['a', 'b'], { pid: 111, host: 'h', isAlive: () => true });
-    expect([...first.trialIds]).toEqual(['a', 'b']);
+    expect([first.holds(0), first.holds(1), first.count]).toEqual([true, true, 2]);
     await expect(claimRunTrials(store, 'r', ['a', 'b'], { pid: 222, host: 'h', isAlive: () => true })).rejects.toThrow(/run r is being run by process 111 on h/);
     const taken = await claimRunTrials(store, 'r', ['a', 'b'], { pid: 222, host: 'h', isAlive: pid => pid !== 111 });
-    expect([...taken.trialIds]).toEqual(['a', 'b']);
+    expect([taken.holds(0), taken.holds(1), taken.count]).toEqual([true, true, 2]);
     // On another host nothing says the holder is dead: its claims hold until they expire.
     await expect(claimRunTrials(store, 'r', ['a'], { pid: 333, host: 'other', isAlive: () => false })).rejects.toThrow(/process 222 on h/);
     await taken.release();

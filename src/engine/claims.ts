@@ -19,11 +19,19 @@ export interface ClaimOptions {
   onLost?: () => void;
 }
 
+/** The trials a worker asks to claim, by their place in its list (an array of ids is one). */
+export interface TrialIdList {
+  readonly length: number;
+  at(i: number): string | undefined;
+}
+
 /** A worker's hold on trials of a run. */
 export interface HeldClaims {
   readonly worker: WorkerIdentity;
-  /** Trial ids this worker holds. */
-  readonly trialIds: ReadonlySet<string>;
+  /** Whether this worker holds the `i`-th trial of the list it claimed. */
+  holds(i: number): boolean;
+  /** How many trials it holds. */
+  readonly count: number;
   /** True once a renewal found the claims taken over: stop calling. */
   readonly lost: boolean;
   /**
@@ -83,7 +91,7 @@ export async function runHeldLive(store: Store, runId: string, o: Pick<ClaimOpti
  * this host whose process is gone (a kill -9) loses its claims at once, one elsewhere when they
  * expire. When every trial is held by another live worker the run is refused with who holds it.
  */
-export async function claimRunTrials(store: Store, runId: string, trialIds: ReadonlyArray<string>, o: ClaimOptions = {}): Promise<HeldClaims> {
+export async function claimRunTrials(store: Store, runId: string, trialIds: TrialIdList, o: ClaimOptions = {}): Promise<HeldClaims> {
   const ttlMs = o.ttlMs ?? defaultTtlMs();
   const now = o.now ?? Date.now;
   const worker: WorkerIdentity = { workerId: randomUUID(), pid: o.pid ?? process.pid, host: o.host ?? hostname() };
@@ -91,14 +99,31 @@ export async function claimRunTrials(store: Store, runId: string, trialIds: Read
   for (const h of await store.listClaimHolders(runId)) {
     if (h.host === worker.host && !alive(h.pid)) await store.releaseClaims(runId, h.workerId);
   }
-  const held = new Set<string>();
+  // Held trials as a bit per place in the list, not a set of ids: a run of 200,000 trials.
+  const held = new Uint8Array(trialIds.length);
+  // Ids the store gave that were not asked for in that slice (a worker's batch from the queue).
+  let other: Set<string> | undefined;
+  let count = 0;
   const turns = loopTurns();
   for (let i = 0; i < trialIds.length; i += CLAIM_CHUNK) {
     const turn = turns.due();
     if (turn) await turn;
-    for (const id of await store.claimTrials(runId, worker, trialIds.slice(i, i + CLAIM_CHUNK), now() + ttlMs)) held.add(id);
+    const slice = Array.from({ length: Math.min(CLAIM_CHUNK, trialIds.length - i) }, (_, j) => trialIds.at(i + j)!);
+    const got = await store.claimTrials(runId, worker, slice, now() + ttlMs);
+    if (got.length === 0) continue;
+    const place = new Map(slice.map((id, j) => [id, i + j]));
+    for (const id of got) {
+      const k = place.get(id);
+      if (k !== undefined) {
+        if (!held[k]) count++;
+        held[k] = 1;
+      } else if (!(other ??= new Set()).has(id)) {
+        other.add(id);
+        count++;
+      }
+    }
   }
-  if (trialIds.length > 0 && held.size === 0) {
+  if (trialIds.length > 0 && count === 0) {
     const other = (await store.listClaimHolders(runId)).find(h => h.workerId !== worker.workerId);
     throw new ConfigError([{
       field: 'run',
@@ -110,7 +135,7 @@ export async function claimRunTrials(store: Store, runId: string, trialIds: Read
   const renew = async (): Promise<boolean> => {
     const asked = now();
     const n = await store.renewClaims(runId, worker.workerId, asked + ttlMs);
-    if (n < held.size) {
+    if (n < count) {
       if (!lost) {
         lost = true;
         o.onLost?.();
@@ -122,7 +147,8 @@ export async function claimRunTrials(store: Store, runId: string, trialIds: Read
   timer.unref();
   return {
     worker,
-    trialIds: held,
+    holds: i => held[i] === 1 || (other !== undefined && other.has(trialIds.at(i)!)),
+    count,
     get lost() {
       return lost;
     },

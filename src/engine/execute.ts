@@ -87,8 +87,9 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   const source = asTrialSource(o.trials);
   const statuses = o.offline ? new Map<string, 'done' | 'failed'>() : await o.store.listTrialStatuses(o.runId);
   const count = { done: 0, failed: 0, needsCall: 0, blocked: 0 };
-  // Trials are kept by plan position until a chunk of them is taken: each is made once, then.
-  const open: number[] = [];
+  // Trials are kept by plan position (4 bytes each) until a chunk of them is taken: each is made then.
+  let open = new Uint32Array(source.size);
+  let opened = 0;
   let retried = 0;
   for (let k = 0; k < source.size; k++) {
     const s = statuses.size ? statuses.get(source.idAt(k)) : undefined;
@@ -96,14 +97,15 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     else if (s === 'failed' && !o.retryErrors) count.failed++;
     else {
       if (s === 'failed') retried++;
-      open.push(k);
+      open[opened++] = k;
     }
   }
-  const claims = o.offline ? undefined : await claimRunTrials(o.store, o.runId, open.map(k => source.idAt(k)), {
+  open = open.subarray(0, opened);
+  const claims = o.offline ? undefined : await claimRunTrials(o.store, o.runId, { length: open.length, at: i => source.idAt(open[i]!) }, {
     ...o.claims, onLost: () => stop('claim-lost'),
   });
   const fence = claims ? { workerId: claims.worker.workerId } : undefined;
-  const mine = claims ? open.filter(k => claims.trialIds.has(source.idAt(k))) : open;
+  const mine = claims ? open.filter((_, i) => claims.holds(i)) : open;
   const budget = createBudget({
     store: o.store, runId: o.runId, workerId: claims?.worker.workerId ?? 'offline', capUsd: o.costCapUsd,
     spentUsd: await o.store.spentUsd(o.runId),
@@ -243,15 +245,14 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   // A run with a model called over the network (a trial's model alias need not name one: a
   // dialogue calls its roles' models).
   const remote = [...o.models.values()].some(m => m.endpoint !== undefined);
-  // Which wave each trial runs in, and its pool: the trial is made for this and let go again.
-  const judges: number[] = [];
-  const items: number[] = [];
+  // Which wave each trial runs in (judges second), and its pool: the trial is made for this and let go again.
+  const judging = new Uint8Array(source.size);
   const poolNames: string[] = [];
   const poolSizes = new Map<string, number>();
   const poolOf = new Uint16Array(source.size);
   for (const k of mine) {
     const trial = source.at(k);
-    (o.stepOf(trial).judgesTarget ? judges : items).push(k);
+    if (o.stepOf(trial).judgesTarget) judging[k] = 1;
     const p = o.poolOf(trial);
     if (!poolSizes.has(p.name)) {
       poolSizes.set(p.name, p.size);
@@ -259,7 +260,8 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     }
     poolOf[k] = poolNames.indexOf(p.name);
   }
-  const waves = [items, judges];
+  const judges = mine.filter(k => judging[k] === 1);
+  const waves = [judges.length ? mine.filter(k => judging[k] === 0) : mine, judges];
   // Which trials are done, for the judges' wave: a run without judges keeps no id of its trials.
   const judged = judges.length > 0;
   const done = new Set<string>();
@@ -280,9 +282,8 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   }
   if (writeFailure) throw writeFailure.error;
 
-  async function runPools(trials: ReadonlyArray<number>): Promise<void> {
-    const pools = poolNames.map(name => ({ size: poolSizes.get(name)!, queue: [] as number[] }));
-    for (const k of trials) pools[poolOf[k]!]!.queue.push(k);
+  async function runPools(trials: Uint32Array): Promise<void> {
+    const pools = poolNames.map((name, p) => ({ size: poolSizes.get(name)!, queue: poolNames.length === 1 ? trials : trials.filter(k => poolOf[k] === p) }));
     await Promise.all(pools.filter(p => p.queue.length > 0).map(async ({ size, queue }) => {
       let next = 0;
       // At most `size` calls in flight; with remote models twice as many trials under way, so that

@@ -43,7 +43,7 @@ export function trialChunks(o: {
   runId: string;
   source: TrialSource;
   /** Plan positions (in `source`) of the trials to run, in the order they run. */
-  queue: ReadonlyArray<number>;
+  queue: ArrayLike<number>;
   /** Whether the run has stored calls to replay (a fresh run has none to read). */
   histories: boolean;
   inputs?: TrialInputs | undefined;
@@ -54,7 +54,8 @@ export function trialChunks(o: {
   const load = (c: number): Chunk => {
     let entry = chunks.get(c);
     if (!entry) {
-      const trials = o.queue.slice(c * size, (c + 1) * size).map(k => o.source.at(k));
+      const trials: Trial[] = [];
+      for (let k = c * size; k < Math.min((c + 1) * size, o.queue.length); k++) trials.push(o.source.at(o.queue[k]!));
       const history = o.histories ? o.store.listCalls(o.runId, { trialIds: trials.map(t => t.id) }).then(latestCalls) : undefined;
       const ready = Promise.all([history, o.inputs?.load(trials)]).then(([calls]) => calls);
       // A chunk read ahead may never be taken (the run stopped): its failure must not go unhandled.

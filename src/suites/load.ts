@@ -60,8 +60,9 @@ export function loadItems(paths: string[], o: { maxFileBytes?: number } = {}): V
 export function* itemsIn(paths: string[], o: { maxFileBytes?: number } = {}): Generator<{ item: VersionedItem; issues: ConfigIssue[] }, void, undefined> {
   const issues: ConfigIssue[] = [];
   let count = 0;
-  // Test and id of each item, to where it was first seen (file number x 2^32 + line).
-  const seen = new Map<string, number>();
+  // Where each item was first seen (file number x 2^32 + line), by test and id: keyed by the id
+  // itself, not a joined key string (200,000 of those are ~6 MB the plan does not need).
+  const seen = new Map<string, Map<string, number>>();
   const same = sharedStrings();
   const files = paths.flatMap(itemFiles);
   if (files.length === 0) throw new ConfigError([{ file: paths.join(', '), message: 'no .jsonl item files found' }]);
@@ -86,14 +87,14 @@ export function* itemsIn(paths: string[], o: { maxFileBytes?: number } = {}): Ge
         continue;
       }
       const item: Item = same(parsed.data);
-      const key = `${item.test}\u0000${item.id}`;
-      const first = seen.get(key);
+      const ofTest = seen.get(item.test) ?? seen.set(item.test, new Map()).get(item.test)!;
+      const first = ofTest.get(item.id);
       if (first !== undefined) {
         const at = `${files[Math.floor(first / 2 ** 32)]}:${first % 2 ** 32}`;
         issues.push({ file, line, field: 'id', message: `duplicate id ${quoteValue(item.id)} in test ${quoteValue(item.test)} (first at ${at})` });
         continue;
       }
-      seen.set(key, fileNo * 2 ** 32 + line);
+      ofTest.set(item.id, fileNo * 2 ** 32 + line);
       count++;
       yield { item: { item, hash: contentHash(item), file, line }, issues };
     }

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, type ChatModel, type Store, type VersionedItem } from '../core/index.js';
 import { createBaselineModel } from '../providers/baseline/index.js';
 import { openStore } from '../store/index.js';
-import { planItemFiles, storedPlanEntries, unanswerableBy } from './plan-items.js';
+import { planItemFiles, storedPlanItems, unanswerableBy } from './plan-items.js';
+import type { PlanItems } from './plan.js';
 import { BUILT_IN_TESTS } from './tests/index.js';
 
 const sample = readFileSync('data/samples/irish/grammar_forms.jsonl', 'utf8').trim().split('\n');
@@ -19,16 +20,20 @@ const write = (text: string) => {
 };
 const counting = (store: Store, sizes: number[]): Store => ({ ...store, saveItems: items => { sizes.push(items.length); return store.saveItems(items); } });
 const none = () => [];
+/** Every item of a plan as PlannedItem records. */
+const entries = (items: PlanItems) => Array.from({ length: items.length }, (_, i) => items.entry(i));
 
 describe('planItemFiles', () => {
   it('stores the bodies a thousand at a time as it reads them, and keeps only hash, id, test and place', async () => {
     const store = await openStore('sqlite::memory:');
     const sizes: number[] = [];
     const file = write(lines(2500).join('\n'));
-    const { entries, present } = await planItemFiles({ store: counting(store, sizes), paths: [file], keep: () => true, tests: BUILT_IN_TESTS, cannot: none });
+    const { items, present } = await planItemFiles({ store: counting(store, sizes), paths: [file], keep: () => true, tests: BUILT_IN_TESTS, cannot: none });
     expect(sizes).toEqual([1000, 1000, 500]);
-    expect(entries).toHaveLength(2500);
-    expect(entries[1]).toEqual({ hash: entries[1]!.hash, item: { id: `${first.id as string}-1`, test: 'grammar_forms' }, file, line: 2 });
+    expect(items).toHaveLength(2500);
+    expect(items.entry(1)).toEqual({ hash: items.hash(1), item: { id: `${first.id as string}-1`, test: 'grammar_forms' }, file, line: 2 });
+    expect(items.hash(1)).toMatch(/^[0-9a-f]{16}$/);
+    expect(items.cannot(1)).toBeUndefined();
     expect([...present]).toEqual(['grammar_forms']);
     await store.close();
   });
@@ -41,9 +46,9 @@ describe('planItemFiles', () => {
     // Queued before planning starts: it runs at the loop's next turn, which a read done without
     // one would leave until after the plan is returned.
     setImmediate(() => (turned = true));
-    const { entries } = await planItemFiles({ store, paths: [file], keep: () => true, tests: BUILT_IN_TESTS, cannot: none });
+    const { items } = await planItemFiles({ store, paths: [file], keep: () => true, tests: BUILT_IN_TESTS, cannot: none });
     expect(turned).toBe(true);
-    expect(entries).toHaveLength(20_000);
+    expect(items).toHaveLength(20_000);
     await store.close();
   });
 
@@ -67,8 +72,8 @@ describe('planItemFiles', () => {
   });
 });
 
-describe('unanswerableBy and storedPlanEntries', () => {
-  it('names the baselines that get no hint they need, and reads a stored run back as entries', async () => {
+describe('unanswerableBy and storedPlanItems', () => {
+  it('names the baselines that get no hint they need, and reads a stored run back as plan items', async () => {
     // A grammar item gives the gold answer and its lemma to copy as hints, but no options to pick from at random.
     const models = new Map<string, ChatModel>([['gold', createBaselineModel('gold')], ['random', createBaselineModel('random')], ['copy', createBaselineModel('copy')]]);
     const item = { hash: 'h', item: { ...first } } as unknown as VersionedItem;
@@ -77,12 +82,15 @@ describe('unanswerableBy and storedPlanEntries', () => {
 
     const store = await openStore('sqlite::memory:');
     const file = write(lines(3).join('\n'));
-    const { entries } = await planItemFiles({ store, paths: [file], keep: () => true, tests: BUILT_IN_TESTS, cannot: none });
-    await store.saveTrials(entries.map((e, index) => ({
+    const { items } = await planItemFiles({ store, paths: [file], keep: () => true, tests: BUILT_IN_TESTS, cannot: none });
+    await store.saveTrials(entries(items).map((e, index) => ({
       id: `t${index}`, runId: 'r', index, itemId: e.item.id, itemHash: e.hash, test: e.item.test, modelAlias: 'gold', modelSpec: 'baseline:gold', promptVersion: '1', repeat: 0, seed: 1,
     })));
-    const back = await storedPlanEntries(store, 'r', none);
-    expect(back.map(e => [e.hash, e.item]).sort()).toEqual(entries.map(e => [e.hash, e.item]).sort());
+    const back = await storedPlanItems(store, 'r', v => (v.item.id.endsWith('-1') ? ['random'] : []));
+    expect(entries(back).map(e => [e.hash, e.item]).sort()).toEqual(entries(items).map(e => [e.hash, e.item]).sort());
+    // The models that cannot answer an item stay with it.
+    const one = entries(back).findIndex(e => e.item.id.endsWith('-1'));
+    expect(Array.from({ length: back.length }, (_, i) => back.cannot(i))).toEqual(Array.from({ length: back.length }, (_, i) => (i === one ? ['random'] : undefined)));
     await store.close();
   });
 });

@@ -2,13 +2,7 @@ import type { ChatModel, ConfigIssue, Store, TestDefinition, VersionedItem } fro
 import { eachRunItemPage } from '../store/run-item-pages.js';
 import { loopTurns } from '../engine/loop-turns.js';
 import { itemsIn } from './load.js';
-import type { PlannedItem } from './plan.js';
-
-/** An item as a plan keeps it: its version, test, id and place, and the models that cannot answer it. */
-export interface PlanEntry extends PlannedItem {
-  /** Aliases of the run's models that cannot answer it (a baseline without the hints it needs): not planned. */
-  cannot?: ReadonlyArray<string>;
-}
+import { PlanItems } from './plan.js';
 
 /** Item bodies stored per transaction while item files are read. */
 const SAVE_BATCH = 1000;
@@ -45,21 +39,12 @@ export function inputProblem(v: VersionedItem, tests: ReadonlyMap<string, TestDe
   }
 }
 
-function entryOf(v: VersionedItem, cannot: (v: VersionedItem) => string[]): PlanEntry {
-  const skip = cannot(v);
-  return {
-    hash: v.hash, item: { id: v.item.id, test: v.item.test },
-    ...(v.file !== undefined ? { file: v.file } : {}), ...(v.line !== undefined ? { line: v.line } : {}),
-    ...(skip.length ? { cannot: skip } : {}),
-  };
-}
-
 /**
  * Read and check item files, storing the body of each item `keep` takes as it goes (a
- * transaction per thousand) and keeping only its plan entry, so planning 200,000 items never
- * holds every item at once. Every problem of every file is thrown together; bodies stored before
+ * transaction per thousand) and keeping only what the plan needs of it (PlanItems), so planning
+ * 200,000 items never holds every item at once. Every problem of every file is thrown together; bodies stored before
  * a problem was found stay stored (content-addressed, they are what the corrected files store again).
- * Returns the entries and the tests the files hold.
+ * Returns the items and the tests the files hold.
  */
 export async function planItemFiles(o: {
   store: Store;
@@ -67,8 +52,8 @@ export async function planItemFiles(o: {
   keep: (v: VersionedItem) => boolean;
   tests: ReadonlyMap<string, TestDefinition>;
   cannot: (v: VersionedItem) => string[];
-}): Promise<{ entries: PlanEntry[]; present: Set<string> }> {
-  const entries: PlanEntry[] = [];
+}): Promise<{ items: PlanItems; present: Set<string> }> {
+  const items = new PlanItems();
   const present = new Set<string>();
   const saving: Array<Promise<void>> = [];
   let batch: VersionedItem[] = [];
@@ -85,7 +70,7 @@ export async function planItemFiles(o: {
       if (problem) issues.push(problem);
       // With a problem found nothing will run: check on, keep nothing more.
       if (issues.length) continue;
-      entries.push(entryOf(v, o.cannot));
+      items.add(v, o.cannot(v));
       batch.push(v);
       if (batch.length === SAVE_BATCH) {
         saving.push(o.store.saveItems(batch));
@@ -101,14 +86,14 @@ export async function planItemFiles(o: {
   if (bad !== undefined) throw bad;
   const failed = saved.find(r => r.status === 'rejected');
   if (failed) throw failed.reason;
-  return { entries, present };
+  return { items, present };
 }
 
-/** The plan entries of a stored run's items, read a page at a time. */
-export async function storedPlanEntries(store: Store, runId: string, cannot: (v: VersionedItem) => string[]): Promise<PlanEntry[]> {
-  const entries: PlanEntry[] = [];
+/** The plan items of a stored run, read a page at a time. */
+export async function storedPlanItems(store: Store, runId: string, cannot: (v: VersionedItem) => string[]): Promise<PlanItems> {
+  const items = new PlanItems();
   await eachRunItemPage(store, runId, READ_PAGE, page => {
-    for (const v of page) entries.push(entryOf(v, cannot));
+    for (const v of page) items.add(v, cannot(v));
   });
-  return entries;
+  return items;
 }

@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, contentHash } from '../core/index.js';
 import { deriveSeed } from '../engine/seed.js';
-import { planTrialTable, planTrials, trialId, type PlannedItem } from './plan.js';
+import { PlanItems, planTrialTable, planTrials, trialId } from './plan.js';
 import { fourNouns as items, lemmaTest as test } from './testing/four-nouns.js';
 
 
@@ -57,7 +57,9 @@ describe('planTrialTable', () => {
   ];
   it('makes each trial from its columns: id, seed and place as a trial of its own would have them', () => {
     const params = { temperature: 0.2 };
-    const table = planTrialTable({ runId: 'r', items, models, tests: new Map([[test.name, test]]), repeats: 2, seed: 9, params });
+    const columns = new PlanItems();
+    for (const v of items) columns.add(v);
+    const table = planTrialTable({ runId: 'r', items: columns, models, tests: new Map([[test.name, test]]), repeats: 2, seed: 9, params });
     expect(table.size).toBe(16);
     for (let k = 0; k < table.size; k++) {
       const t = table.at(k);
@@ -78,8 +80,9 @@ describe('planTrialTable', () => {
   it('keeps none of the plan entries it was made from alive', async () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    let entries: PlannedItem[] | undefined = items.map(v => ({ hash: v.hash, item: { id: v.item.id, test: v.item.test }, file: 'f.jsonl', line: 1 }));
-    const gone = new WeakRef(entries[0]!);
+    let entries: PlanItems | undefined = new PlanItems();
+    for (const v of items) entries.add({ hash: v.hash, item: { id: v.item.id, test: v.item.test }, file: 'f.jsonl', line: 1 });
+    const gone = new WeakRef(entries);
     const table = planTrialTable({ runId: 'r', items: entries, models, tests: new Map([[test.name, test]]), repeats: 1, seed: 1, params: {}, applicable: () => true });
     entries = undefined;
     await new Promise(resolve => setImmediate(resolve));

@@ -21,13 +21,81 @@ export interface PlanInput {
 }
 
 /**
+ * Items as a plan keeps them: per item its version hash, id, test and place, a column each, and
+ * the models that cannot answer it. No object per item: a plan of 200,000 items holds their
+ * hashes and ids and a few arrays, not 400,000 small objects.
+ */
+export class PlanItems {
+  private readonly hashes: string[] = [];
+  private readonly ids: string[] = [];
+  private readonly tests: string[] = [];
+  private readonly files: Array<string | undefined> = [];
+  private readonly lines: Array<number | undefined> = [];
+  private readonly unable = new Map<number, ReadonlyArray<string>>();
+
+  get length(): number {
+    return this.hashes.length;
+  }
+
+  /** Add an item; `cannot`: aliases of the run's models that cannot answer it (not planned). */
+  add(v: PlannedItem, cannot?: ReadonlyArray<string>): void {
+    const i = this.hashes.length;
+    this.hashes.push(v.hash);
+    this.ids.push(v.item.id);
+    this.tests.push(v.item.test);
+    this.files.push(v.file);
+    this.lines.push(v.line);
+    if (cannot?.length) this.unable.set(i, cannot);
+  }
+
+  hash(i: number): string {
+    return this.hashes[i]!;
+  }
+
+  id(i: number): string {
+    return this.ids[i]!;
+  }
+
+  test(i: number): string {
+    return this.tests[i]!;
+  }
+
+  /** The models that cannot answer item `i` (none: every model can). */
+  cannot(i: number): ReadonlyArray<string> | undefined {
+    return this.unable.get(i);
+  }
+
+  /** Item `i` as a PlannedItem (made now: for a message, or a caller's own test of it). */
+  entry(i: number): PlannedItem {
+    const file = this.files[i];
+    const line = this.lines[i];
+    return { hash: this.hashes[i]!, item: { id: this.ids[i]!, test: this.tests[i]! }, ...(file !== undefined ? { file } : {}), ...(line !== undefined ? { line } : {}) };
+  }
+
+  /** Every distinct version hash, sorted (what a run's config names). */
+  sortedHashes(): string[] {
+    return [...new Set(this.hashes)].sort();
+  }
+}
+
+/**
  * Trials = item x model x repeat, deduplicated by item content and ordered deterministically:
  * items are shuffled by the run seed (so a capped or interrupted run has sampled every test
  * evenly), then every model and repeat of an item follow one another.
  */
 export function planTrials(input: PlanInput): Trial[] {
-  const table = planTrialTable(input);
+  const { items: given, applicable, ...rest } = input;
+  const items = new PlanItems();
+  for (const v of given) items.add(v);
+  const table = planTrialTable({ ...rest, items, ...(applicable ? { applicable: (model: ModelSpec, i: number) => applicable(model, items.entry(i)) } : {}) });
   return Array.from({ length: table.size }, (_, k) => table.at(k));
+}
+
+/** What planTrialTable plans from: planTrials' input with the items as columns. */
+export interface PlanTableInput extends Omit<PlanInput, 'items' | 'applicable'> {
+  items: PlanItems;
+  /** Whether a model can answer the item at this place of `items` (default: always). */
+  applicable?: (model: ModelSpec, item: number) => boolean;
 }
 
 /**
@@ -35,23 +103,32 @@ export function planTrials(input: PlanInput): Trial[] {
  * repeat, seed), per item its id and hash, so a plan of 200,000 trials holds a few typed columns
  * instead of 200,000 objects, and each trial is made when the engine takes it.
  */
-export function planTrialTable(input: PlanInput): TrialSource {
-  const { runId, models, tests, repeats, seed, params } = input;
+export function planTrialTable(input: PlanTableInput): TrialSource {
+  const { runId, items, models, tests, repeats, seed, params } = input;
   if (!Number.isInteger(repeats) || repeats < 1) throw new ConfigError([{ field: '--repeats', message: 'must be a whole number >= 1' }]);
-  const missing = [...new Set(input.items.map(v => v.item.test))].filter(t => !tests.has(t));
-  if (missing.length) {
-    throw new ConfigError(missing.map(t => {
-      const where = input.items.find(v => v.item.test === t)!;
+  const first = new Map<string, number>();
+  for (let i = 0; i < items.length; i++) if (!tests.has(items.test(i)) && !first.has(items.test(i))) first.set(items.test(i), i);
+  if (first.size) {
+    throw new ConfigError([...first].map(([t, i]) => {
+      const where = items.entry(i);
       return { file: where.file, line: where.line, field: 'test', message: `unknown test "${t}"; known: ${[...tests.keys()].sort().join(', ')}` };
     }));
   }
-  const unique = new Map<string, PlannedItem>();
-  for (const v of input.items) if (!unique.has(v.hash)) unique.set(v.hash, v);
-  const ordered = [...unique.values()]
-    .map(v => ({ v, key: deriveSeed(seed, v.hash) }))
-    .sort((a, b) => a.key - b.key || (a.v.hash < b.v.hash ? -1 : 1))
-    .map(x => x.v);
-  return trialTable({ runId, ordered, models, tests, repeats, seed, paramsJson: canonicalJson(params), applicable: input.applicable ?? (() => true) });
+  // Distinct versions (the first place of each), in the order of their seeded keys.
+  const seen = new Set<string>();
+  const places: number[] = [];
+  for (let i = 0; i < items.length; i++) {
+    if (seen.has(items.hash(i))) continue;
+    seen.add(items.hash(i));
+    places.push(i);
+  }
+  seen.clear();
+  const keys = new Float64Array(items.length);
+  for (const i of places) keys[i] = deriveSeed(seed, items.hash(i));
+  places.sort((a, b) => keys[a]! - keys[b]! || (items.hash(a) < items.hash(b) ? -1 : 1));
+  return trialTable({
+    runId, items, order: places, models, tests, repeats, seed, paramsJson: canonicalJson(params), applicable: input.applicable ?? (() => true),
+  });
 }
 
 /**
@@ -60,37 +137,39 @@ export function planTrialTable(input: PlanInput): TrialSource {
  * alive for the whole run).
  */
 function trialTable(o: {
-  runId: string; ordered: ReadonlyArray<PlannedItem>; models: ReadonlyArray<ModelSpec>; tests: ReadonlyMap<string, TestDefinition>;
-  repeats: number; seed: number; paramsJson: string; applicable: NonNullable<PlanInput['applicable']>;
+  runId: string; items: PlanItems; order: ReadonlyArray<number>; models: ReadonlyArray<ModelSpec>; tests: ReadonlyMap<string, TestDefinition>;
+  repeats: number; seed: number; paramsJson: string; applicable: NonNullable<PlanTableInput['applicable']>;
 }): TrialSource {
   const { runId, models, repeats } = o;
   // Per item (in plan order): its hash, id and test; per trial: its id, item, model, repeat and
-  // seed. Plain loops: a closure here naming `o` would put it, and every plan entry, in that scope.
-  const n = o.ordered.length;
-  const itemHash: string[] = new Array(n);
-  const itemId: string[] = new Array(n);
+  // seed. Plain loops: a closure here naming `o` would put it, and every plan item, in that scope.
+  const n = o.order.length;
+  const hashes = columnBuilder();
+  const itemIds = columnBuilder();
   const itemTest: TestDefinition[] = new Array(n);
   const most = n * models.length * repeats;
-  const ids: string[] = [];
+  const trialIds = columnBuilder();
   const itemOf = new Uint32Array(most);
   const modelOf = new Uint32Array(most);
   const repeatOf = new Uint32Array(most);
   const seedOf = new Uint32Array(most);
   const seeds = new Array<number>(repeats);
+  let size = 0;
   for (let i = 0; i < n; i++) {
-    const v = o.ordered[i]!;
-    const test = o.tests.get(v.item.test)!;
-    itemHash[i] = v.hash;
-    itemId[i] = v.item.id;
+    const place = o.order[i]!;
+    const hash = o.items.hash(place);
+    const test = o.tests.get(o.items.test(place))!;
+    hashes.push(hash);
+    itemIds.push(o.items.id(place));
     itemTest[i] = test;
     // The same item and repeat get the same seed for every model, so models face the same draw.
-    for (let repeat = 0; repeat < repeats; repeat++) seeds[repeat] = deriveSeed(o.seed, v.hash, repeat);
+    for (let repeat = 0; repeat < repeats; repeat++) seeds[repeat] = deriveSeed(o.seed, hash, repeat);
     for (let m = 0; m < models.length; m++) {
       const model = models[m]!;
-      if (!o.applicable(model, v)) continue;
+      if (!o.applicable(model, place)) continue;
       for (let repeat = 0; repeat < repeats; repeat++) {
-        const k = ids.length;
-        ids.push(trialId({ itemHash: v.hash, model: model.spec, test: test.name, promptVersion: test.promptVersion, repeat, seed: seeds[repeat]! }, o.paramsJson));
+        const k = size++;
+        trialIds.push(trialId({ itemHash: hash, model: model.spec, test: test.name, promptVersion: test.promptVersion, repeat, seed: seeds[repeat]! }, o.paramsJson));
         itemOf[k] = i;
         modelOf[k] = m;
         repeatOf[k] = repeat;
@@ -98,23 +177,58 @@ function trialTable(o: {
       }
     }
   }
+  const ids = trialIds.done();
+  const itemHash = hashes.done();
+  const itemId = itemIds.done();
   let positions: Map<string, number> | undefined;
   return {
-    size: ids.length,
-    idAt: k => ids[k]!,
+    size,
+    idAt: ids,
     at(k) {
       const i = itemOf[k]!;
       const test = itemTest[i]!;
       const model = models[modelOf[k]!]!;
       return {
-        id: ids[k]!, runId, index: k, itemId: itemId[i]!, itemHash: itemHash[i]!, test: test.name,
+        id: ids(k), runId, index: k, itemId: itemId(i), itemHash: itemHash(i), test: test.name,
         modelAlias: model.alias, modelSpec: model.spec, promptVersion: test.promptVersion, repeat: repeatOf[k]!, seed: seedOf[k]!,
         kind: ITEM_STEP, variant: 'default',
       };
     },
     positionOf(id) {
-      positions ??= new Map(ids.map((x, k) => [x, k]));
+      if (!positions) {
+        positions = new Map();
+        for (let k = 0; k < size; k++) positions.set(ids(k), k);
+      }
       return positions.get(id);
+    },
+  };
+}
+
+/**
+ * Strings kept as one text and where each ends (4 bytes each) instead of a string object apiece:
+ * 200,000 ids of 16 characters are 3.2 MB this way, ~8 MB as strings in an array. They are joined
+ * a thousand at a time as they come, so the column never holds every string on its way either.
+ * Reading one slices the text (V8 makes a slice of 13 or more characters a view, not a copy).
+ */
+function columnBuilder(): { push(value: string): void; done(): (i: number) => string } {
+  const parts: string[] = [];
+  let pending: string[] = [];
+  const ends: number[] = [];
+  let at = 0;
+  return {
+    push(value) {
+      pending.push(value);
+      ends.push((at += value.length));
+      if (pending.length === 1000) {
+        parts.push(pending.join(''));
+        pending = [];
+      }
+    },
+    done() {
+      parts.push(pending.join(''));
+      const text = parts.join('');
+      const end = Uint32Array.from(ends);
+      return i => text.slice(i === 0 ? 0 : end[i - 1], end[i]);
     },
   };
 }

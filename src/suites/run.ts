@@ -18,8 +18,8 @@ import { judgeSpecs, loadJudgingConfig, saveJudgingConfig, type JudgingConfig } 
 import { EXPLANATION_JUDGE_STEP, explanationJudgeStep, planJudgeTrials } from './judging/judge-step.js';
 import { itemShelf, type ItemShelf } from './item-shelf.js';
 import { itemStep } from './item-step.js';
-import { planItemFiles, storedPlanEntries, unanswerableBy, type PlanEntry } from './plan-items.js';
-import { ITEM_STEP, planTrialTable } from './plan.js';
+import { planItemFiles, storedPlanItems, unanswerableBy } from './plan-items.js';
+import { ITEM_STEP, planTrialTable, type PlanItems } from './plan.js';
 
 /** Run kind of item-suite runs. */
 export const SUITE_RUN = 'suite';
@@ -141,7 +141,8 @@ async function planRun(o: RunSuiteOptions) {
   const ends = await settleEndpoints(o, run, specs, models, judging);
   const trials = planSuiteTrials({ run, items, tests: o.testDefinitions, judging });
   // The tests the trials ask (judges ask their targets'): their scorers are the run's.
-  const used = new Set(items.filter(v => run.config.models.some(m => !v.cannot?.includes(m.alias))).map(v => v.item.test));
+  const used = new Set<string>();
+  for (let i = 0; i < items.length; i++) if (run.config.models.some(m => !items.cannot(i)?.includes(m.alias))) used.add(items.test(i));
   return { run, trials, used, specs, models, judging, ends };
 }
 
@@ -189,12 +190,12 @@ async function planned(store: Store, run: RunRecord, total: number): Promise<Sui
  * one at a time as they run; the judges, fewer, a list.
  */
 export function planSuiteTrials(a: {
-  run: RunRecord; items: ReadonlyArray<PlanEntry>; tests: ReadonlyMap<string, TestDefinition>; judging?: JudgingConfig | undefined;
+  run: RunRecord; items: PlanItems; tests: ReadonlyMap<string, TestDefinition>; judging?: JudgingConfig | undefined;
 }): TrialSource {
-  const { run } = a;
+  const { run, items } = a;
   const itemTrials = planTrialTable({
-    runId: run.id, items: a.items, models: run.config.models, tests: a.tests, repeats: run.config.repeats,
-    seed: run.config.seed, params: run.config.params, applicable: (model, v: PlanEntry) => !v.cannot?.includes(model.alias),
+    runId: run.id, items, models: run.config.models, tests: a.tests, repeats: run.config.repeats,
+    seed: run.config.seed, params: run.config.params, applicable: (model, i) => !items.cannot(i)?.includes(model.alias),
   });
   return a.judging ? concatSources(itemTrials, trialList(planJudgeTrials(itemTrials, a.judging))) : itemTrials;
 }
@@ -227,8 +228,8 @@ async function storedRun(o: RunSuiteOptions, id: string): Promise<RunRecord> {
 
 type Unanswerable = (v: VersionedItem) => string[];
 
-async function reopen(o: RunSuiteOptions, run: RunRecord, cannot: Unanswerable): Promise<{ run: RunRecord; items: PlanEntry[] }> {
-  const items = await storedPlanEntries(o.store, run.id, cannot);
+async function reopen(o: RunSuiteOptions, run: RunRecord, cannot: Unanswerable): Promise<{ run: RunRecord; items: PlanItems }> {
+  const items = await storedPlanItems(o.store, run.id, cannot);
   return { run, items: items.length < run.config.itemHashes.length ? await replan(o, run, cannot) : items };
 }
 
@@ -236,23 +237,23 @@ async function reopen(o: RunSuiteOptions, run: RunRecord, cannot: Unanswerable):
  * The items of a run whose plan was never fully stored (the disk filled while planning), read
  * again from the run's item files: the resume hint printed at that failure must work.
  */
-async function replan(o: RunSuiteOptions, run: RunRecord, cannot: Unanswerable): Promise<PlanEntry[]> {
+async function replan(o: RunSuiteOptions, run: RunRecord, cannot: Unanswerable): Promise<PlanItems> {
   const wanted = new Set(run.config.itemHashes);
-  const { entries } = await planItemFiles({ store: o.store, paths: run.config.suites, keep: v => wanted.delete(v.hash), tests: o.testDefinitions, cannot });
+  const { items } = await planItemFiles({ store: o.store, paths: run.config.suites, keep: v => wanted.delete(v.hash), tests: o.testDefinitions, cannot });
   if (wanted.size > 0) {
     throw new ConfigError([{
       field: '--resume',
       message: `the plan of run ${run.id} was not fully stored, and its item files (${run.config.suites.join(', ')}) no longer hold ${wanted.size} of its ${run.config.itemHashes.length} items; start it again with the command that made it`,
     }]);
   }
-  return entries;
+  return items;
 }
 
-async function plan(o: RunSuiteOptions, models: ReadonlyMap<string, ChatModel>, cannot: Unanswerable): Promise<{ run: RunRecord; items: PlanEntry[] }> {
-  const { entries, present } = await planItemFiles({
+async function plan(o: RunSuiteOptions, models: ReadonlyMap<string, ChatModel>, cannot: Unanswerable): Promise<{ run: RunRecord; items: PlanItems }> {
+  const { items, present } = await planItemFiles({
     store: o.store, paths: o.suites, keep: v => !o.tests || o.tests.includes(v.item.test), tests: o.testDefinitions, cannot,
   });
-  if (entries.length === 0) {
+  if (items.length === 0) {
     throw new ConfigError([{ field: '--tests', message: `no items of test(s) ${o.tests?.join(', ')} in ${o.suites.join(', ')} (it holds: ${[...present].sort().join(', ')})` }]);
   }
   const endpoints: Record<string, string> = {};
@@ -263,7 +264,7 @@ async function plan(o: RunSuiteOptions, models: ReadonlyMap<string, ChatModel>, 
   }
   // Models a baseline cannot answer (no hints for it) are not planned: "not applicable", not failed.
   const config = {
-    suites: o.suites, itemHashes: [...new Set(entries.map(v => v.hash))].sort(), models: o.models,
+    suites: o.suites, itemHashes: items.sortedHashes(), models: o.models,
     ...(Object.keys(endpoints).length ? { endpoints } : {}),
     repeats: o.repeats, seed: o.seed, params: o.params, ...(o.tests ? { tests: o.tests } : {}),
     // Every request carries a max_tokens, so the cost cap reserves each call's worst case.
@@ -274,5 +275,5 @@ async function plan(o: RunSuiteOptions, models: ReadonlyMap<string, ChatModel>, 
     id: `run-${contentHash({ ...config, suites: undefined })}`, kind: SUITE_RUN, createdAt: now, updatedAt: now, status: 'running',
     config: { ...config, ...(baselines.length ? { baselines } : {}) }, prices: o.prices, paideiaVersion: PAIDEIA_VERSION,
   });
-  return { run, items: entries };
+  return { run, items };
 }
