@@ -198,6 +198,8 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       if (claims?.stale && !(await claims.confirm())) return finish('pending');
       // The trial holds one of its pool's slots only while its call is in flight, and its request
       // is built before it waits for one: a freed slot goes at once to a request that is ready.
+      // The slot is freed once the call's record is queued for the store, so the next call's
+      // reservation (which reads the store) counts this call's real cost under a cap.
       await slots.acquire();
       let called: CallOutcome;
       let handedOn = false;

@@ -6,6 +6,7 @@ import type { JsonObject, JsonValue } from '../../core/json.js';
 import { asObject, numberOr0 } from '../shared/json-read.js';
 import type { HttpProviderSettings } from '../shared/http-settings.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, emptyResponse, postJson } from '../shared/post-json.js';
+import { loadTransport } from '../shared/http-client.js';
 import { readProviderOptions } from '../shared/provider-options.js';
 import { checkImages, imageData } from '../shared/images.js';
 import type { ChatMessage } from '../../core/chat-model.js';
@@ -51,6 +52,8 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleSettings):
     throw new ConfigError([{ field: apiKeyEnv, message: `no API key for ${baseURL}: set ${apiKeyEnv} (or the \`apiKey\` option), or point --base-url / OPENAI_BASE_URL at your own server` }]);
   }
   const fetchFn = settings.fetch;
+  // Its transport is loaded now, not inside its first call (see loadTransport).
+  if (!fetchFn) loadTransport();
   const timeoutMs = settings.timeoutMs ?? 120_000;
   const timeoutHint = settings.timeoutHint?.(timeoutMs);
   const maxResponseBytes = settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
