@@ -23,6 +23,11 @@ export interface CallOutline {
 export interface TrialPageRequest {
   afterId?: string;
   limit: number;
+  /**
+   * Read each call's answer text (default true). False leaves `text` out of every CallOutline:
+   * a table that shows no answer (a run's terminal summary) skips reading the stored results.
+   */
+  answers?: boolean;
 }
 
 /**

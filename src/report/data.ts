@@ -164,8 +164,9 @@ async function buildData(store: Store, runId: string, o: ReportOptions, whole: b
   const run = await store.getRun(runId);
   if (!run) throw new Error(`no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}`);
   const headline = new Map([...o.tests.values()].map(t => [t.name, t.scorers[0]?.name ?? '']));
-  // Read a page of trials at a time and kept as per-item results: memory follows the items, not the trials.
-  const stored = await readReportRows(store, runId, headline);
+  // Read a page of trials at a time and kept as per-item results: memory follows the items, not the
+  // trials. The summary shows no answer, so it reads none (the stored results are most of a page).
+  const stored = await readReportRows(store, runId, headline, undefined, { answers: whole });
   const { items, results } = stored;
   const resamples = o.resamples ?? 2000;
   const seed = o.seed ?? run.config.seed;

@@ -42,8 +42,12 @@ interface StepRecord { seq: number; costUsd: number; status: 'ok' | 'error'; tex
  * folded into per-item results as the report has always computed them (the newest record of each
  * step decides it, a step costs every call it made, the headline scorer's score of each repeat).
  * What stays of a trial is a row of typed columns; memory is a few dozen bytes per trial.
+ * `answers: false` reads no answer text: rows and examples then have none (a run's terminal
+ * summary shows only scores, counts and costs).
  */
-export async function readReportRows(store: Store, runId: string, headline: ReadonlyMap<string, string>, pageSize = PAGE): Promise<ReportRows> {
+export async function readReportRows(
+  store: Store, runId: string, headline: ReadonlyMap<string, string>, pageSize = PAGE, o: { answers?: boolean } = {},
+): Promise<ReportRows> {
   const items = await readItemTable(store, runId, pageSize);
   const costs = stepCosts();
   const rows = trialColumns(items.size);
@@ -103,7 +107,7 @@ export async function readReportRows(store: Store, runId: string, headline: Read
   };
 
   for (let afterId: string | undefined; ;) {
-    const page = await store.readTrialPage(runId, { limit: pageSize, ...(afterId !== undefined ? { afterId } : {}) });
+    const page = await store.readTrialPage(runId, { limit: pageSize, ...(afterId !== undefined ? { afterId } : {}), ...(o.answers === false ? { answers: false } : {}) });
     absorb(page);
     if (page.trials.length < pageSize) break;
     afterId = page.trials.at(-1)!.id;

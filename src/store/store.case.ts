@@ -409,6 +409,12 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       expect(pages.map(p => p.scores.map(x => [x.trialId, x.scorer.name, x.value]))).toEqual([[['t1', 'chrf', 0.5], ['t1', 'exact', 1]], [['t3', 'exact', null]], [['t5', 'exact', 1]]]);
       expect(pages[1]!.scores[0]).toEqual({ runId: 'run-1', trialId: 't3', scorer, value: null, reason: 'r-t3' });
       expect(await s.readTrialPage('run-3', { limit: 2 })).toEqual({ trials: [], calls: [], scores: [] });
+      // Without answers: the same page, every call without its text.
+      const outline = await s.readTrialPage('run-1', { limit: 2, answers: false });
+      expect(outline.trials).toEqual(pages[0]!.trials);
+      expect(outline.scores).toEqual(pages[0]!.scores);
+      expect(outline.calls).toEqual(pages[0]!.calls.map(({ text: _text, ...rest }) => rest));
+      expect(pages[0]!.calls.some(c => c.text !== undefined)).toBe(true);
 
       const items = ['h3', 'h1', 'h2'].map(hash => ({ hash, item: { ...item.item, id: `i-${hash}` } }));
       await s.saveItems(items);

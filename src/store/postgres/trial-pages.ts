@@ -21,8 +21,11 @@ const SQL = {
     name: `trial-page${lo ? '-lo' : ''}`,
     text: `SELECT * FROM trials WHERE run_id = $1${lo ? ' AND id > $2' : ''} ORDER BY id LIMIT $${lo ? 3 : 2}`,
   }),
-  // The answer's text only: requests and raw bodies are never sent.
-  calls: (lo: boolean, hi: boolean) => ranged('trial-page-calls', `SELECT seq, trial_id, step, status, result::json->>'text' AS text, error, cost_usd FROM calls`, 'ORDER BY seq', 'trial_id', lo, hi),
+  // The answer's text only, if asked: requests and raw bodies are never sent.
+  calls: (lo: boolean, hi: boolean, answers: boolean) => ranged(
+    `trial-page-calls${answers ? '' : '-outline'}`,
+    `SELECT seq, trial_id, step, status, ${answers ? "result::json->>'text'" : 'NULL'} AS text, error, cost_usd FROM calls`, 'ORDER BY seq', 'trial_id', lo, hi,
+  ),
   scores: (lo: boolean, hi: boolean) => ranged('trial-page-scores', 'SELECT * FROM scores', 'ORDER BY trial_id COLLATE "C", scorer_name COLLATE "C"', 'trial_id', lo, hi),
   items: (lo: boolean): Query => ({
     name: `run-item-page${lo ? '-lo' : ''}`,
@@ -55,7 +58,7 @@ export function postgresTrialPages(
         const trials = (await on(c, SQL.trials(lo), [runId, ...(lo ? [page.afterId] : []), page.limit])).map(r => toTrial(r));
         const hi = trials.length === page.limit ? trials.at(-1)!.id : undefined;
         const bounds = [runId, ...(lo ? [page.afterId] : []), ...(hi !== undefined ? [hi] : [])];
-        const calls = (await on(c, SQL.calls(lo, hi !== undefined), bounds)).map(rows.call);
+        const calls = (await on(c, SQL.calls(lo, hi !== undefined, page.answers !== false), bounds)).map(rows.call);
         const scores = (await on(c, SQL.scores(lo, hi !== undefined), bounds)).map(rows.score);
         return { trials, calls, scores };
       });

@@ -13,12 +13,12 @@ const SQL = {
   // Calls and scores are keyed by their trial's plan index (migration 8): the page's trials are
   // found by id range, then each one's rows by its index; rows of trials the store does not hold
   // (index -1) by id range among those. The answer's text only: requests and raw bodies are never read.
-  calls: (lo: boolean, hi: boolean) => `SELECT * FROM (
-    SELECT c.seq, c.trial_id, c.step, c.status, json_extract(c.result, '$.text') AS text, c.error, c.cost_usd FROM trials t
+  calls: (lo: boolean, hi: boolean, answers: boolean) => `SELECT * FROM (
+    SELECT c.seq, c.trial_id, c.step, c.status, ${answers ? "json_extract(c.result, '$.text')" : 'NULL'} AS text, c.error, c.cost_usd FROM trials t
       CROSS JOIN calls c ON c.run_id = t.run_id AND c.trial_idx = t.idx AND c.trial_id = t.id
       WHERE t.run_id = @run${range('t.id', lo, hi)}
     UNION ALL
-    SELECT seq, trial_id, step, status, json_extract(result, '$.text') AS text, error, cost_usd FROM calls
+    SELECT seq, trial_id, step, status, ${answers ? "json_extract(result, '$.text')" : 'NULL'} AS text, error, cost_usd FROM calls
       WHERE run_id = @run AND trial_idx = -1${range('trial_id', lo, hi)}
   ) ORDER BY seq`,
   scores: (lo: boolean, hi: boolean) => `SELECT * FROM (
@@ -60,7 +60,7 @@ export function sqliteTrialPages(db: () => Database.Database, read: <T>(fn: () =
         const trials = (st(SQL.trials(lo)).all({ run: runId, limit: page.limit, ...(lo ? { lo: page.afterId } : {}) }) as Row[]).map(r => toTrial(r, same));
         const hi = trials.length === page.limit ? trials.at(-1)!.id : undefined;
         const bounds = { run: runId, ...(lo ? { lo: page.afterId } : {}), ...(hi !== undefined ? { hi } : {}) };
-        const calls = (st(SQL.calls(lo, hi !== undefined)).all(bounds) as Row[]).map(rows.call);
+        const calls = (st(SQL.calls(lo, hi !== undefined, page.answers !== false)).all(bounds) as Row[]).map(rows.call);
         const scores = (st(SQL.scores(lo, hi !== undefined)).all(bounds) as Row[]).map(rows.score);
         return { trials, calls, scores };
       })());
