@@ -35,6 +35,8 @@ describe('canonicalJson', () => {
     const samples: unknown[] = [
       { z: 1, a: [3, { y: 'é', b: null, u: undefined }, undefined], m: { '': true, 'ü': -0.5e-7 } },
       ['x', 1e21, false, [], {}], 'plain "quoted"\n', 42, null,
+      // Arrays of plain values only (written natively) and with an odd one (written by hand).
+      [NaN, -0, Infinity, -1e-7, '\ud800 lone', 'tab\t', true, null], ['a', undefined, () => 1, 'b'], { h: ['ff', '00'] },
     ];
     for (const s of samples) expect(canonicalJson(s)).toBe(JSON.stringify(sorted(s)) ?? 'null');
     expect(canonicalJson({ d: new Date(0) })).toBe('{"d":"1970-01-01T00:00:00.000Z"}');

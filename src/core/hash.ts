@@ -17,6 +17,9 @@ function write(value: unknown): string | undefined {
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return write((value as { toJSON: () => unknown }).toJSON());
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
+    // Strings, numbers, booleans and nulls only (a run's million item hashes, an item's accepted
+    // answers): JSON.stringify writes exactly this, natively and as one flat string.
+    if (allPlain(value)) return JSON.stringify(value);
     let out = '[' + (write(value[0]) ?? 'null');
     for (let i = 1; i < value.length; i++) out += ',' + (write(value[i]) ?? 'null');
     return out + ']';
@@ -28,6 +31,11 @@ function write(value: unknown): string | undefined {
     if (v !== undefined) out += (out ? ',' : '{') + quoteKey(key) + ':' + v;
   }
   return out ? out + '}' : '{}';
+}
+
+function allPlain(values: unknown[]): boolean {
+  for (const v of values) if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return false;
+  return true;
 }
 
 /** Keys in Array#sort's default order (by UTF-16 code unit), in place: an insertion sort, as objects have few keys and a sort's scratch array would cost more. */

@@ -7,7 +7,7 @@ import type { ExplanationReport } from './explanations.js';
 import { meanInterval } from '../stats/inference/mean-interval.js';
 import { promptOf, type PromptMessage } from './prompt-text.js';
 import { privateItemTexts } from './run-items.js';
-import { column, type Column } from './columns.js';
+import { column, type Column } from '../core/columns.js';
 import { readReportRows, type FailedTrial } from './run-rows.js';
 
 /** One table cell: a model's score on a test (or on one group of a test) with its interval and n. */

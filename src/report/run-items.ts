@@ -1,7 +1,7 @@
 import { GROUP_FIELDS, type Item, type Store } from '../core/index.js';
 import { eachRunItemPage } from '../store/run-item-pages.js';
 import { stringsOf } from './clip.js';
-import { column, interner } from './columns.js';
+import { column, interner } from '../core/columns.js';
 
 const PAGE = 5000;
 

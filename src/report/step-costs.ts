@@ -1,4 +1,4 @@
-import { column, orderBy } from './columns.js';
+import { column, orderBy } from '../core/columns.js';
 
 /** Whose a step is: a model under test's, a judge's, or no trial's of the run. */
 type Owner = { model: string } | { judge: true } | undefined;

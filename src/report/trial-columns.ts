@@ -1,6 +1,6 @@
 import type { Score, ScorerRef } from '../core/index.js';
 import type { ItemResults } from './aggregate.js';
-import { column, orderBy } from './columns.js';
+import { column, orderBy } from '../core/columns.js';
 
 /** What a report keeps of one trial under test until every page is read. */
 export interface TrialRow {

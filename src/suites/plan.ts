@@ -1,5 +1,6 @@
 import { deriveSeed } from '../engine/seed.js';
 import type { TrialSource } from '../engine/trial-source.js';
+import { column, interner } from '../core/columns.js';
 import { ConfigError, canonicalJson, sha256Hex, type ChatParams, type Item, type ModelSpec, type TestDefinition, type Trial, type VersionedItem } from '../core/index.js';
 
 /** Step kind of item trials. */
@@ -28,10 +29,15 @@ export interface PlanInput {
 export class PlanItems {
   private readonly hashes: string[] = [];
   private readonly ids: string[] = [];
-  private readonly tests: string[] = [];
-  private readonly files: Array<string | undefined> = [];
-  private readonly lines: Array<number | undefined> = [];
+  // Test, file and line by a number each: a few bytes an item instead of three references.
+  private readonly tests = interner();
+  private readonly testOf = column('u32');
+  private readonly files = interner();
+  private readonly fileOf = column('u32');
+  private readonly lineOf = column('u32');
   private readonly unable = new Map<number, ReadonlyArray<string>>();
+  // The columns' views, made once items stop coming (planning reads them for every item).
+  private views: { test: Uint32Array; file: Uint32Array; line: Uint32Array } | undefined;
 
   get length(): number {
     return this.hashes.length;
@@ -40,11 +46,13 @@ export class PlanItems {
   /** Add an item; `cannot`: aliases of the run's models that cannot answer it (not planned). */
   add(v: PlannedItem, cannot?: ReadonlyArray<string>): void {
     const i = this.hashes.length;
+    this.views = undefined;
     this.hashes.push(v.hash);
     this.ids.push(v.item.id);
-    this.tests.push(v.item.test);
-    this.files.push(v.file);
-    this.lines.push(v.line);
+    this.testOf.push(this.tests.code(v.item.test));
+    this.fileOf.push(this.files.code(v.file));
+    // 0: no line (lines count from 1).
+    this.lineOf.push(v.line ?? 0);
     if (cannot?.length) this.unable.set(i, cannot);
   }
 
@@ -57,7 +65,7 @@ export class PlanItems {
   }
 
   test(i: number): string {
-    return this.tests[i]!;
+    return this.tests.text(this.view().test[i]!)!;
   }
 
   /** The models that cannot answer item `i` (none: every model can). */
@@ -67,9 +75,13 @@ export class PlanItems {
 
   /** Item `i` as a PlannedItem (made now: for a message, or a caller's own test of it). */
   entry(i: number): PlannedItem {
-    const file = this.files[i];
-    const line = this.lines[i];
-    return { hash: this.hashes[i]!, item: { id: this.ids[i]!, test: this.tests[i]! }, ...(file !== undefined ? { file } : {}), ...(line !== undefined ? { line } : {}) };
+    const file = this.files.text(this.view().file[i]!);
+    const line = this.view().line[i]!;
+    return { hash: this.hashes[i]!, item: { id: this.ids[i]!, test: this.test(i) }, ...(file !== undefined ? { file } : {}), ...(line !== 0 ? { line } : {}) };
+  }
+
+  private view(): NonNullable<PlanItems['views']> {
+    return (this.views ??= { test: this.testOf.view(), file: this.fileOf.view(), line: this.lineOf.view() });
   }
 
   /** Every distinct version hash, sorted (what a run's config names). */
@@ -224,13 +236,15 @@ function columnBuilder(): { push(value: string): void; done(): (i: number) => st
         pending = [];
       }
     },
-    done() {
-      parts.push(pending.join(''));
-      const text = parts.join('');
-      const end = Uint32Array.from(ends);
-      return i => text.slice(i === 0 ? 0 : end[i - 1], end[i]);
-    },
+    // The reader is made by a function of its own: made here, it would share this scope and keep
+    // the parts and ends alive with it (6 MB of parts at 200,000 ids).
+    done: () => reader([...parts, pending.join('')].join(''), Uint32Array.from(ends)),
   };
+}
+
+/** Read the i-th string of a column: a closure over the text and the ends alone. */
+function reader(text: string, end: Uint32Array): (i: number) => string {
+  return i => text.slice(i === 0 ? 0 : end[i - 1], end[i]);
 }
 
 /**

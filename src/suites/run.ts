@@ -113,7 +113,17 @@ export async function runSuite(o: RunSuiteOptions): Promise<SuiteRunResult> {
   const status = summary.stoppedBy || summary.pending > 0 ? 'stopped' : summary.done === 0 && summary.failed > 0 ? 'failed' : 'completed';
   const note = summary.stoppedBy ? stopNote(summary, o.costCapUsd) : summary.failed ? `${summary.failed} trial(s) failed` : undefined;
   await o.store.setRunStatus(run.id, status, note);
-  return { run: { ...run, status }, summary, ...(explained ? { judging: explained } : {}) };
+  return { run: (await o.store.getRun(run.id)) ?? { ...run, status }, summary, ...(explained ? { judging: explained } : {}) };
+}
+
+/**
+ * The run's record as a run holds it once planned: without the version hash of every item it
+ * plans (config.itemHashes, a million strings in a run of a million items), which the plan has in
+ * its own columns. The whole record is read again from the store when the run ends; a run
+ * deleted meanwhile is returned as this.
+ */
+function withoutItemList(run: RunRecord): RunRecord {
+  return { ...run, config: { ...run.config, itemHashes: [] } };
 }
 
 /**
@@ -179,7 +189,7 @@ async function planned(store: Store, run: RunRecord, total: number): Promise<Sui
   const failed = statuses.length - done;
   await store.setRunStatus(run.id, 'stopped', 'planned; waiting for workers');
   return {
-    run: { ...run, status: 'stopped' },
+    run: (await store.getRun(run.id)) ?? { ...run, status: 'stopped' },
     summary: { total, done, failed, pending: total - done - failed, needsCall: 0, blocked: 0, spentUsd: await store.spentUsd(run.id), overshootUsd: 0 },
   };
 }
@@ -230,7 +240,7 @@ type Unanswerable = (v: VersionedItem) => string[];
 
 async function reopen(o: RunSuiteOptions, run: RunRecord, cannot: Unanswerable): Promise<{ run: RunRecord; items: PlanItems }> {
   const items = await storedPlanItems(o.store, run.id, cannot);
-  return { run, items: items.length < run.config.itemHashes.length ? await replan(o, run, cannot) : items };
+  return { run: withoutItemList(run), items: items.length < run.config.itemHashes.length ? await replan(o, run, cannot) : items };
 }
 
 /**
@@ -275,5 +285,5 @@ async function plan(o: RunSuiteOptions, models: ReadonlyMap<string, ChatModel>, 
     id: `run-${contentHash({ ...config, suites: undefined })}`, kind: SUITE_RUN, createdAt: now, updatedAt: now, status: 'running',
     config: { ...config, ...(baselines.length ? { baselines } : {}) }, prices: o.prices, paideiaVersion: PAIDEIA_VERSION,
   });
-  return { run, items };
+  return { run: withoutItemList(run), items };
 }
