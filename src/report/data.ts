@@ -105,11 +105,17 @@ export interface ModelInfo {
   failed: number;
 }
 
+/**
+ * The run's settings as a report shows them: how many item versions it plans, not the hash of
+ * each (a million of them in a run of a million items; the run id is the hash of the list).
+ */
+export type ReportConfig = Omit<RunRecord['config'], 'itemHashes'> & { items: number };
+
 export interface ReportData {
   runId: string;
   status: RunRecord['status'];
   generatedAt: string;
-  config: RunRecord['config'];
+  config: ReportConfig;
   prices: { source: string; date: string };
   models: ModelInfo[];
   tests: Array<{ name: string; description: string; scorer: ScorerRef | undefined }>;
@@ -312,7 +318,7 @@ async function buildData(store: Store, runId: string, o: ReportOptions, whole: b
     return undefined;
   };
   return {
-    runId, status: run.status, generatedAt: new Date().toISOString(), config: run.config,
+    runId, status: run.status, generatedAt: new Date().toISOString(), config: reportConfig(run.config),
     prices: { source: run.prices.source, date: run.prices.date }, models,
     tests: testNames.map(name => ({
       name, description: o.tests.get(name)?.description ?? '', scorer: scorerOf(name),
@@ -346,4 +352,9 @@ function failureGroups(failed: FailedTrial[], privateTexts: string[], modelOrder
   }
   const order = (m: string) => (modelOrder.includes(m) ? modelOrder.indexOf(m) : modelOrder.length);
   return [...out.values()].sort((a, b) => order(a.model) - order(b.model) || (a.test < b.test ? -1 : a.test > b.test ? 1 : 0) || b.count - a.count);
+}
+
+function reportConfig(config: RunRecord['config']): ReportConfig {
+  const { suites, itemHashes, ...rest } = config;
+  return { suites, items: itemHashes.length, ...rest };
 }
