@@ -20,6 +20,12 @@ describe('processAlive', () => {
 });
 
 describe('claimRunTrials', () => {
+  it('refuses a list that names one trial twice (a wrong plan), before claiming anything', async () => {
+    const store = await openStore('sqlite::memory:');
+    await expect(claimRunTrials(store, 'r', ['a', 'b', 'a'], { pid: 1, host: 'h' })).rejects.toThrow(/trials 0 and 2 of run r have the same id a/);
+    expect(await store.listClaimHolders('r')).toEqual([]);
+  });
+
   it('holds by place in the list those trials nobody else holds, and those a work queue gave it instead', async () => {
     const store = await openStore('sqlite::memory:');
     await store.claimTrials('r', { workerId: 'other', pid: 1, host: 'elsewhere' }, ['b'], Date.now() + 60_000);

@@ -109,9 +109,16 @@ export async function claimRunTrials(store: Store, runId: string, trialIds: Tria
     const turn = turns.due();
     if (turn) await turn;
     const slice = Array.from({ length: Math.min(CLAIM_CHUNK, trialIds.length - i) }, (_, j) => trialIds.at(i + j)!);
+    // Two trials with one id would be one row in the store: a plan that makes them is wrong, and
+    // running it would store one trial's answers under the other (a suite once planned one model
+    // under two aliases so).
+    const place = new Map<string, number>();
+    slice.forEach((id, j) => {
+      if (place.has(id)) throw new Error(`trials ${place.get(id)} and ${i + j} of run ${runId} have the same id ${id}: a run's trials must have distinct ids`);
+      place.set(id, i + j);
+    });
     const got = await store.claimTrials(runId, worker, slice, now() + ttlMs);
     if (got.length === 0) continue;
-    const place = new Map(slice.map((id, j) => [id, i + j]));
     for (const id of got) {
       const k = place.get(id);
       if (k !== undefined) {

@@ -42,6 +42,23 @@ describe('planTrials applicability', () => {
 });
 
 describe('trialId', () => {
+  it('adds the alias only for a model whose spec another model of the run shares', () => {
+    const t = { itemHash: 'h', model: 'openai:llama', test: 'grammar_forms', promptVersion: '2', repeat: 0, seed: 7 };
+    expect(trialId({ alias: 'x', ...t }, '{}')).toBe(contentHash({ alias: 'x', ...t, params: {} }));
+    const models = [
+      { alias: 'x', provider: 'openai' as const, model: 'llama', spec: 'openai:llama' as const },
+      { alias: 'y', provider: 'openai' as const, model: 'llama', spec: 'openai:llama' as const },
+      { alias: 'z', provider: 'openai' as const, model: 'other', spec: 'openai:other' as const },
+    ];
+    const plan = planTrials({ runId: 'r', items, models, tests: new Map([[test.name, test]]), repeats: 1, seed: 1, params: {} });
+    expect(new Set(plan.map(p => p.id)).size).toBe(plan.length);
+    for (const p of plan) {
+      const fields = { itemHash: p.itemHash, model: p.modelSpec, test: p.test, promptVersion: p.promptVersion, repeat: p.repeat, seed: p.seed, params: {} };
+      // z keeps the id a run with it alone has always had.
+      expect(p.id).toBe(contentHash(p.modelAlias === 'z' ? fields : { alias: p.modelAlias, ...fields }));
+    }
+  });
+
   it('is the content hash of the trial fields and params, so stored runs keep their trial ids', () => {
     for (const params of [{}, { temperature: 0.5, maxTokens: 64 }, { maxTokens: 8, temperature: 0 }]) {
       const t = { itemHash: 'ab"c\\d', model: 'openai:gpt-4.1', test: 'grammar_forms', promptVersion: '2', repeat: 3, seed: 123456789 };

@@ -166,6 +166,9 @@ function trialTable(o: {
   const repeatOf = new Uint32Array(most);
   const seedOf = new Uint32Array(most);
   const seeds = new Array<number>(repeats);
+  // Models that share their spec with another of the run's (the same model under two aliases, at
+  // two endpoints, say) are told apart by their alias in the trial id.
+  const shared = models.map(m => models.some(other => other !== m && other.spec === m.spec));
   let size = 0;
   for (let i = 0; i < n; i++) {
     const place = o.order[i]!;
@@ -181,7 +184,8 @@ function trialTable(o: {
       if (!o.applicable(model, place)) continue;
       for (let repeat = 0; repeat < repeats; repeat++) {
         const k = size++;
-        trialIds.push(trialId({ itemHash: hash, model: model.spec, test: test.name, promptVersion: test.promptVersion, repeat, seed: seeds[repeat]! }, o.paramsJson));
+        const fields = { itemHash: hash, model: model.spec, test: test.name, promptVersion: test.promptVersion, repeat, seed: seeds[repeat]! };
+        trialIds.push(trialId(shared[m] ? { alias: model.alias, ...fields } : fields, o.paramsJson));
         itemOf[k] = i;
         modelOf[k] = m;
         repeatOf[k] = repeat;
@@ -250,9 +254,11 @@ function reader(text: string, end: Uint32Array): (i: number) => string {
 /**
  * A trial's id: the content hash of what it is (`contentHash` of these fields and the params),
  * written out in canonical key order by hand, since planning hashes every trial and the params'
- * JSON is the same for all of them.
+ * JSON is the same for all of them. `alias` is part of it only when the run has another model of
+ * the same spec (one model at two endpoints): otherwise the two would be one trial.
  */
-export function trialId(t: { itemHash: string; model: string; test: string; promptVersion: string; repeat: number; seed: number }, paramsJson: string): string {
+export function trialId(t: { alias?: string; itemHash: string; model: string; test: string; promptVersion: string; repeat: number; seed: number }, paramsJson: string): string {
   const q = JSON.stringify;
-  return sha256Hex(`{"itemHash":${q(t.itemHash)},"model":${q(t.model)},"params":${paramsJson},"promptVersion":${q(t.promptVersion)},"repeat":${q(t.repeat)},"seed":${q(t.seed)},"test":${q(t.test)}}`, 16);
+  const alias = t.alias !== undefined ? `"alias":${q(t.alias)},` : '';
+  return sha256Hex(`{${alias}"itemHash":${q(t.itemHash)},"model":${q(t.model)},"params":${paramsJson},"promptVersion":${q(t.promptVersion)},"repeat":${q(t.repeat)},"seed":${q(t.seed)},"test":${q(t.test)}}`, 16);
 }
