@@ -15,6 +15,9 @@ export function createProgress(stream: ProgressStream = process.stderr): (e: Run
   const tty = stream.isTTY === true;
   let total = 0, done = 0, failed = 0, spent = 0, startDone = 0;
   let started = Date.now(), lastLog = 0, lastDecile = -1, lastDraw = 0;
+  // Named as the run starts: stdout gets the id only at the end, and a process killed before
+  // that would leave the user to look it up.
+  let runId: string | undefined;
   const line = () => {
     const finished = done + failed;
     const rate = (finished - startDone) / Math.max(0.001, (Date.now() - started) / 1000);
@@ -30,14 +33,17 @@ export function createProgress(stream: ProgressStream = process.stderr): (e: Run
       spent = e.spentUsd;
       startDone = done + failed;
       started = Date.now();
-      stream.write(`${startLine(e)}\n`);
+      stream.write(`${runId ? `run ${runId}: ` : ''}${startLine(e)}\n`);
       return;
     }
     if (e.type === 'stop') {
       stream.write(`${tty ? '\n' : ''}stopping: ${stopWhy(e)}; everything done so far is stored.\n`);
       return;
     }
-    if (e.type === 'planned') return;
+    if (e.type === 'planned') {
+      runId = e.runId;
+      return;
+    }
     if (e.type === 'warning') {
       stream.write(`${tty ? '\n' : ''}warning: ${e.message}\n`);
       return;

@@ -52,12 +52,15 @@ describe('planItemFiles', () => {
     await store.close();
   });
 
-  it('reports a bad line and an item its test cannot use together, with file and line', async () => {
+  it('reports a bad line, an item its test cannot use and an unknown test together, with file and line', async () => {
     const store = await openStore('sqlite::memory:');
-    const file = write([...lines(2), '{"id": ', JSON.stringify({ ...first, id: 'no-lemma', input: { foo: 'bar' } })].join('\n'));
+    const odd = (id: string) => JSON.stringify({ ...first, id, test: 'grammar_form' });
+    const file = write([...lines(2), '{"id": ', JSON.stringify({ ...first, id: 'no-lemma', input: { foo: 'bar' } }), odd('o1'), odd('o2')].join('\n'));
     const error = await planItemFiles({ store, paths: [file], keep: () => true, tests: BUILT_IN_TESTS, cannot: none }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues.map(i => [i.line, i.field])).toEqual([[3, undefined], [4, 'input.lemma']]);
+    // The unknown test is named once, at its first item.
+    expect((error as ConfigError).issues.map(i => [i.line, i.field])).toEqual([[3, undefined], [4, 'input.lemma'], [5, 'test']]);
+    expect((error as ConfigError).issues[2]!.message).toMatch(/^unknown test "grammar_form"; known: .*grammar_forms/);
     await store.close();
   });
 

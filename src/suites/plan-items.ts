@@ -55,6 +55,7 @@ export async function planItemFiles(o: {
 }): Promise<{ items: PlanItems; present: Set<string> }> {
   const items = new PlanItems();
   const present = new Set<string>();
+  const unknown = new Set<string>();
   const saving: Array<Promise<void>> = [];
   let batch: VersionedItem[] = [];
   let bad: unknown;
@@ -66,6 +67,11 @@ export async function planItemFiles(o: {
       if (turn) await turn;
       present.add(v.item.test);
       if (!o.keep(v)) continue;
+      // An unknown test is named once, at its first item, with every other problem of the files.
+      if (!o.tests.has(v.item.test) && !unknown.has(v.item.test)) {
+        unknown.add(v.item.test);
+        issues.push({ file: v.file, line: v.line, field: 'test', message: `unknown test "${v.item.test}"; known: ${[...o.tests.keys()].sort().join(', ')}` });
+      }
       const problem = inputProblem(v, o.tests);
       if (problem) issues.push(problem);
       // With a problem found nothing will run: check on, keep nothing more.

@@ -266,6 +266,15 @@ async function plan(o: RunSuiteOptions, models: ReadonlyMap<string, ChatModel>, 
   if (items.length === 0) {
     throw new ConfigError([{ field: '--tests', message: `no items of test(s) ${o.tests?.join(', ')} in ${o.suites.join(', ')} (it holds: ${[...present].sort().join(', ')})` }]);
   }
+  // Every model a baseline that gets no hint it needs from any of these items: a run of nothing.
+  if (Array.from({ length: items.length }, (_, i) => i).every(i => o.models.every(m => items.cannot(i)?.includes(m.alias)))) {
+    const tests = [...new Set(Array.from({ length: items.length }, (_, i) => items.test(i)))].sort();
+    const needs = o.models.map(m => `${m.spec} needs the "${models.get(m.alias)?.needsHints?.join('", "')}" of an item`).join('; ');
+    throw new ConfigError([{
+      field: '--model',
+      message: `nothing to run: no model can answer any item of ${tests.join(', ')} (${needs}, which these tests do not give); add a model that can, or choose other tests with --tests`,
+    }]);
+  }
   const endpoints: Record<string, string> = {};
   const baselines: string[] = [];
   for (const [alias, model] of models) {
