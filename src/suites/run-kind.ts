@@ -130,7 +130,9 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
     ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.stopSignal ? { stopSignal: ctx.stopSignal } : {}), onEvent: ctx.onEvent,
   });
   return {
-    runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.done, failed: summary.failed, pending: summary.pending,
+    runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.done, failed: summary.failed,
+    // Judges waiting for a failed target are pending too: they run on the resume that retries it.
+    pending: summary.pending + summary.blocked,
     spentUsd: summary.spentUsd, ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}),
     ...(judged ? { explanations: { ...judged, judges: judged.config.judges.map(j => j.alias) } } : {}),
   };
