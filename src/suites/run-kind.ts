@@ -60,6 +60,11 @@ export type SuiteRunConfig = z.input<typeof SuiteRunConfigSchema>;
 
 /** A suite run's outcome: the engine's counts and, with judges, the explanation counts. */
 export interface SuiteRunOutcome extends RunOutcome {
+  /**
+   * Judge trials that wait for a failed trial they judge: not pending (a plain resume does not
+   * run them), they run on the resume that retries their target (`--retry-errors`).
+   */
+  waiting: number;
   explanations?: JudgingSummary & { judges: string[] };
 }
 
@@ -130,9 +135,8 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
     ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.stopSignal ? { stopSignal: ctx.stopSignal } : {}), onEvent: ctx.onEvent,
   });
   return {
-    runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.done, failed: summary.failed,
-    // Judges waiting for a failed target are pending too: they run on the resume that retries it.
-    pending: summary.pending + summary.blocked,
+    runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.done, failed: summary.failed, pending: summary.pending,
+    waiting: summary.blocked,
     spentUsd: summary.spentUsd, ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}),
     ...(judged ? { explanations: { ...judged, judges: judged.config.judges.map(j => j.alias) } } : {}),
   };

@@ -151,7 +151,8 @@ export async function runCommand(suites: string[], f: RunFlags, given: ReadonlyS
     const runId = outcome.runId;
     const gone = await deletedRunError(store, runId, outcome.stoppedBy);
     if (gone) throw gone;
-    process.stderr.write(`run ${runId}: ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending; spent $${outcome.spentUsd.toFixed(4)} (store ${store.url})\n`);
+    const waiting = outcome.waiting ? `, ${outcome.waiting} judge trial(s) waiting for failed ones` : '';
+    process.stderr.write(`run ${runId}: ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending${waiting}; spent $${outcome.spentUsd.toFixed(4)} (store ${store.url})\n`);
     const judged = outcome.explanations;
     if (judged) {
       const c = judged.counts;
