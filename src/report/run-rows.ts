@@ -106,11 +106,12 @@ export async function readReportRows(
     }
   };
 
-  for (let afterId: string | undefined; ;) {
-    const page = await store.readTrialPage(runId, { limit: pageSize, ...(afterId !== undefined ? { afterId } : {}), ...(o.answers === false ? { answers: false } : {}) });
+  for (let after: { index: number; id: string } | undefined; ;) {
+    const page = await store.readTrialPage(runId, { limit: pageSize, ...(after ? { after } : {}), ...(o.answers === false ? { answers: false } : {}) });
     absorb(page);
     if (page.trials.length < pageSize) break;
-    afterId = page.trials.at(-1)!.id;
+    const last = page.trials.at(-1)!;
+    after = { index: last.index, id: last.id };
   }
   failedTrials.sort((a, b) => a.index - b.index);
   return {

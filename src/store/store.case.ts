@@ -377,37 +377,41 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
     });
 
     // Streamed reads of large runs (reports): pages of trials with their calls and scores, pages of items.
-    it('reads a run a page of trials at a time, with each of its calls and scores in exactly one page', async () => {
+    it('reads a run a page of trials at a time in plan order, with each of its calls and scores in exactly one page', async () => {
       const s = await open();
       await s.openRun(run);
       await s.openRun({ ...run, id: 'run-2' });
-      const ids = ['t3', 't1', 't5', 't2', 't4'];
-      await s.saveTrials(ids.map((id, index) => ({ ...trial, id, index })));
+      // Plan order is by index, then id: t3 t1 t5 t2 t4 (t2 and t4 share an index, across a page's edge).
+      const planned: Array<[string, number]> = [['t4', 3], ['t3', 0], ['t1', 1], ['t5', 2], ['t2', 3]];
+      await s.saveTrials(planned.map(([id, index]) => ({ ...trial, id, index })));
       await s.saveTrials([{ ...trial, id: 't1', runId: 'run-2' }]);
-      // Calls stored out of id order, one of a trial id the run does not plan (before all others), none of run-2 read.
+      // Calls stored out of plan order, one of a trial id the run does not plan (t0), none of run-2 read.
       for (const [k, id] of ['t4', 't1', 't0', 't5', 't1', 't2'].entries()) {
         await s.saveCall(call({ trialId: id, step: k, costUsd: k / 10, ...(id === 't2' ? { status: 'error', result: undefined, error: { name: 'ProviderCallError', message: '503', statusCode: 503 } } : {}) }));
       }
       await s.saveCall(call({ runId: 'run-2', trialId: 't1' }));
       const scorer = { name: 'exact', version: '1', args: { k: 1 } };
-      for (const id of ['t5', 't1', 't3']) await s.saveScores([{ runId: 'run-1', trialId: id, scorer, value: id === 't3' ? null : 1, reason: `r-${id}` }]);
+      for (const id of ['t5', 't1', 't3', 't0']) await s.saveScores([{ runId: 'run-1', trialId: id, scorer, value: id === 't3' ? null : 1, reason: `r-${id}` }]);
       await s.saveScores([{ runId: 'run-1', trialId: 't1', scorer: { name: 'chrf', version: '1', args: {} }, value: 0.5 }]);
       const pages = [];
-      for (let afterId: string | undefined; ;) {
-        const page = await s.readTrialPage('run-1', { limit: 2, ...(afterId !== undefined ? { afterId } : {}) });
+      for (let after: { index: number; id: string } | undefined; ;) {
+        const page = await s.readTrialPage('run-1', { limit: 2, ...(after ? { after } : {}) });
         pages.push(page);
         if (page.trials.length < 2) break;
-        afterId = page.trials.at(-1)!.id;
+        after = { index: page.trials.at(-1)!.index, id: page.trials.at(-1)!.id };
       }
-      expect(pages.map(p => p.trials.map(t => t.id))).toEqual([['t1', 't2'], ['t3', 't4'], ['t5']]);
-      expect(pages[0]!.trials[0]).toEqual({ ...trial, id: 't1', index: 1 });
-      expect(pages.map(p => p.calls.map(c => [c.trialId, c.step]))).toEqual([[['t1', 1], ['t0', 2], ['t1', 4], ['t2', 5]], [['t4', 0]], [['t5', 3]]]);
+      expect(pages.map(p => p.trials.map(t => t.id))).toEqual([['t3', 't1'], ['t5', 't2'], ['t4']]);
+      expect(pages[0]!.trials[1]).toEqual({ ...trial, id: 't1', index: 1 });
+      // The first page also holds what the store has of trials it does not hold (t0).
+      expect(pages.map(p => p.calls.map(c => [c.trialId, c.step]))).toEqual([[['t1', 1], ['t0', 2], ['t1', 4]], [['t5', 3], ['t2', 5]], [['t4', 0]]]);
       const [t1] = pages[0]!.calls;
       expect(t1).toEqual({ seq: t1!.seq, trialId: 't1', step: 1, status: 'ok', text: 'iarnróid', costUsd: 0.1 });
-      expect(pages[0]!.calls.at(-1)).toEqual({ seq: pages[0]!.calls.at(-1)!.seq, trialId: 't2', step: 5, status: 'error', error: { name: 'ProviderCallError', message: '503', statusCode: 503 }, costUsd: 0.5 });
-      expect(pages[0]!.calls.map(c => c.seq)).toEqual([...pages[0]!.calls.map(c => c.seq)].sort((a, b) => a - b));
-      expect(pages.map(p => p.scores.map(x => [x.trialId, x.scorer.name, x.value]))).toEqual([[['t1', 'chrf', 0.5], ['t1', 'exact', 1]], [['t3', 'exact', null]], [['t5', 'exact', 1]]]);
-      expect(pages[1]!.scores[0]).toEqual({ runId: 'run-1', trialId: 't3', scorer, value: null, reason: 'r-t3' });
+      expect(pages[1]!.calls.at(-1)).toEqual({ seq: pages[1]!.calls.at(-1)!.seq, trialId: 't2', step: 5, status: 'error', error: { name: 'ProviderCallError', message: '503', statusCode: 503 }, costUsd: 0.5 });
+      for (const p of pages) expect(p.calls.map(c => c.seq)).toEqual([...p.calls.map(c => c.seq)].sort((a, b) => a - b));
+      expect(pages.map(p => p.scores.map(x => [x.trialId, x.scorer.name, x.value]))).toEqual([
+        [['t0', 'exact', 1], ['t3', 'exact', null], ['t1', 'chrf', 0.5], ['t1', 'exact', 1]], [['t5', 'exact', 1]], [],
+      ]);
+      expect(pages[0]!.scores[1]).toEqual({ runId: 'run-1', trialId: 't3', scorer, value: null, reason: 'r-t3' });
       expect(await s.readTrialPage('run-3', { limit: 2 })).toEqual({ trials: [], calls: [], scores: [] });
       // Without answers: the same page, every call without its text.
       const outline = await s.readTrialPage('run-1', { limit: 2, answers: false });

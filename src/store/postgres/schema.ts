@@ -154,4 +154,8 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX trials_by_target ON trials (run_id, target) WHERE target IS NOT NULL;
   CREATE INDEX judgments_by_target ON judgments (run_id, target_trial_id);
   `,
+  // A run's trials in plan order, judges included: report pages read them so.
+  `
+  CREATE INDEX trials_in_plan ON trials (run_id, idx, id);
+  `,
 ];

@@ -6,27 +6,28 @@ import { pageRowsOfRun } from '../page-rows.js';
 type Row = Record<string, unknown>;
 type Query = { name: string; text: string };
 
-/**
- * A query over a trial-id range ($1 the run, then the bounds that are set): after `lo` (none: from
- * the start) up to and including `hi` (none: to the end). Pages compare ids in the column's own
- * collation, which its index is built in, so no page rescans the run.
- */
-function ranged(name: string, head: string, tail: string, column: string, lo: boolean, hi: boolean): Query {
-  const bounds = [lo ? `${column} > $2` : '', hi ? `${column} <= $${lo ? 3 : 2}` : ''].filter(Boolean);
-  return { name: `${name}-${lo ? 'lo' : ''}${hi ? 'hi' : ''}`, text: `${head} WHERE run_id = $1${bounds.map(b => ` AND ${b}`).join('')} ${tail}` };
-}
-
 const SQL = {
+  // Through trials_in_plan: a run's trials in plan order (index, then id), judges included.
   trials: (lo: boolean): Query => ({
-    name: `trial-page${lo ? '-lo' : ''}`,
-    text: `SELECT * FROM trials WHERE run_id = $1${lo ? ' AND id > $2' : ''} ORDER BY id LIMIT $${lo ? 3 : 2}`,
+    name: `trial-page-plan${lo ? '-lo' : ''}`,
+    text: `SELECT * FROM trials WHERE run_id = $1${lo ? ' AND (idx, id) > ($2, $3)' : ''} ORDER BY idx, id LIMIT $${lo ? 4 : 2}`,
   }),
-  // The answer's text only, if asked: requests and raw bodies are never sent.
-  calls: (lo: boolean, hi: boolean, answers: boolean) => ranged(
-    `trial-page-calls${answers ? '' : '-outline'}`,
-    `SELECT seq, trial_id, step, status, ${answers ? "result::json->>'text'" : 'NULL'} AS text, error, cost_usd FROM calls`, 'ORDER BY seq', 'trial_id', lo, hi,
-  ),
-  scores: (lo: boolean, hi: boolean) => ranged('trial-page-scores', 'SELECT * FROM scores', 'ORDER BY trial_id COLLATE "C", scorer_name COLLATE "C"', 'trial_id', lo, hi),
+  // The calls of a page's trials ($2, their ids), and on the first page those of trials the store
+  // does not hold. The answer's text only, if asked: requests and raw bodies are never sent.
+  calls: (first: boolean, answers: boolean): Query => {
+    const columns = `seq, trial_id, step, status, ${answers ? "result::json->>'text'" : 'NULL'} AS text, error, cost_usd`;
+    return {
+      name: `trial-page-calls${first ? '-first' : ''}${answers ? '' : '-outline'}`,
+      text: `SELECT ${columns} FROM calls WHERE run_id = $1 AND trial_id = ANY($2::text[])${first ? ` UNION ALL
+        SELECT ${columns} FROM calls c WHERE c.run_id = $1 AND NOT EXISTS (SELECT 1 FROM trials t WHERE t.run_id = $1 AND t.id = c.trial_id)` : ''}
+        ORDER BY seq`,
+    };
+  },
+  scores: (first: boolean): Query => ({
+    name: `trial-page-scores${first ? '-first' : ''}`,
+    text: `SELECT * FROM scores WHERE run_id = $1 AND trial_id = ANY($2::text[])${first ? ` UNION ALL
+      SELECT * FROM scores s WHERE s.run_id = $1 AND NOT EXISTS (SELECT 1 FROM trials t WHERE t.run_id = $1 AND t.id = s.trial_id)` : ''}`,
+  }),
   items: (lo: boolean): Query => ({
     name: `run-item-page${lo ? '-lo' : ''}`,
     text: `SELECT i.hash, i.body, ri.file, ri.line FROM run_items ri JOIN items i ON i.hash = ri.item_hash
@@ -51,15 +52,22 @@ export function postgresTrialPages(
   const rowsOf = pageRowsOfRun();
   return {
     async readTrialPage(runId: string, page: TrialPageRequest): Promise<TrialPage> {
-      const lo = page.afterId !== undefined;
+      const first = page.after === undefined;
       const rows = rowsOf(runId);
       return tx(async c => {
         await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
-        const trials = (await on(c, SQL.trials(lo), [runId, ...(lo ? [page.afterId] : []), page.limit])).map(r => toTrial(r));
-        const hi = trials.length === page.limit ? trials.at(-1)!.id : undefined;
-        const bounds = [runId, ...(lo ? [page.afterId] : []), ...(hi !== undefined ? [hi] : [])];
-        const calls = (await on(c, SQL.calls(lo, hi !== undefined, page.answers !== false), bounds)).map(rows.call);
-        const scores = (await on(c, SQL.scores(lo, hi !== undefined), bounds)).map(rows.score);
+        const from = first ? [] : [page.after!.index, page.after!.id];
+        const trials = (await on(c, SQL.trials(!first), [runId, ...from, page.limit])).map(r => toTrial(r));
+        const ids = trials.map(t => t.id);
+        const calls = (await on(c, SQL.calls(first, page.answers !== false), [runId, ids])).map(rows.call);
+        // In the page's order: rows of trials the store does not hold first (by id), then by trial.
+        const place = new Map(ids.map((id, i) => [id, i]));
+        const key = (r: Row) => place.get(r.trial_id as string) ?? -1;
+        const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+        const scores = (await on(c, SQL.scores(first), [runId, ids]))
+          .sort((a, b) => key(a) - key(b) || byName(a.trial_id as string, b.trial_id as string)
+            || byName(a.scorer_name as string, b.scorer_name as string) || byName(a.scorer_version as string, b.scorer_version as string))
+          .map(rows.score);
         return { trials, calls, scores };
       });
     },

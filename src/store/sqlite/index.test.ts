@@ -72,7 +72,8 @@ describe('sqlite store', () => {
     await store.saveScores([{ runId: 'r', trialId: 'gone', scorer: { name: 'exact', version: '1', args: {} }, value: 1 }]);
     expect(await scores()).toEqual([['gone', 'exact', 1], ['ta', 'chrf', 0.5], ['ta', 'exact', 0]]);
     const page = await store.readTrialPage('r', { limit: 10 });
-    expect(page.trials.map(t => t.id)).toEqual(['ta', 'tb']);
+    // In plan order: tb is trial 0, ta trial 1.
+    expect(page.trials.map(t => t.id)).toEqual(['tb', 'ta']);
     expect(page.calls.map(c => [c.trialId, c.text])).toEqual([['ta', 'a'], ['tb', 'b'], ['gone', 'g'], ['ta', 'a2']]);
     expect(page.scores.map(s => [s.trialId, s.scorer.name])).toEqual([['gone', 'exact'], ['ta', 'chrf'], ['ta', 'exact']]);
     // A new call is keyed by its trial's plan index.

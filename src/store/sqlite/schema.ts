@@ -184,4 +184,9 @@ export const MIGRATIONS: string[] = [
   DROP TABLE scores;
   ALTER TABLE scores_by_idx RENAME TO scores;
   `,
+  // A run's trials in plan order, judges included: report pages read them so, and then each page's
+  // calls and scores are one range of their index keys instead of a lookup per trial.
+  `
+  CREATE INDEX trials_in_plan ON trials (run_id, idx, id);
+  `,
 ];

@@ -5,28 +5,23 @@ import { pageRowsOfRun } from '../page-rows.js';
 
 type Row = Record<string, unknown>;
 
-/** A trial-id range of a page: after `lo` (none: from the start) up to and including `hi` (none: to the end). */
-const range = (column: string, lo: boolean, hi: boolean) => `${lo ? ` AND ${column} > @lo` : ''}${hi ? ` AND ${column} <= @hi` : ''}`;
+/**
+ * A page's range of plan positions (index, then id): after `lo` (none: from the start, rows of
+ * trials the store does not hold included, whose index is -1) up to and including `hi` (none: to
+ * the end).
+ */
+const range = (index: string, id: string, lo: boolean, hi: boolean) =>
+  `${lo ? ` AND (${index}, ${id}) > (@lo, @loId)` : ''}${hi ? ` AND (${index}, ${id}) <= (@hi, @hiId)` : ''}`;
 
 const SQL = {
-  trials: (lo: boolean) => `SELECT * FROM trials WHERE run_id = @run${lo ? ' AND id > @lo' : ''} ORDER BY id LIMIT @limit`,
-  // Calls and scores are keyed by their trial's plan index (migration 8): the page's trials are
-  // found by id range, then each one's rows by its index; rows of trials the store does not hold
-  // (index -1) by id range among those. The answer's text only: requests and raw bodies are never read.
-  calls: (lo: boolean, hi: boolean, answers: boolean) => `SELECT * FROM (
-    SELECT c.seq, c.trial_id, c.step, c.status, ${answers ? "json_extract(c.result, '$.text')" : 'NULL'} AS text, c.error, c.cost_usd FROM trials t
-      CROSS JOIN calls c ON c.run_id = t.run_id AND c.trial_idx = t.idx AND c.trial_id = t.id
-      WHERE t.run_id = @run${range('t.id', lo, hi)}
-    UNION ALL
-    SELECT seq, trial_id, step, status, ${answers ? "json_extract(result, '$.text')" : 'NULL'} AS text, error, cost_usd FROM calls
-      WHERE run_id = @run AND trial_idx = -1${range('trial_id', lo, hi)}
-  ) ORDER BY seq`,
-  scores: (lo: boolean, hi: boolean) => `SELECT * FROM (
-    SELECT s.* FROM trials t CROSS JOIN scores s ON s.run_id = t.run_id AND s.trial_idx = t.idx AND s.trial_id = t.id
-      WHERE t.run_id = @run${range('t.id', lo, hi)}
-    UNION ALL
-    SELECT * FROM scores WHERE run_id = @run AND trial_idx = -1${range('trial_id', lo, hi)}
-  ) ORDER BY trial_id, scorer_name, scorer_version`,
+  // Through trials_in_plan (migration 9), calls_by_trial and the scores' key (migration 8): each a
+  // range of one index, read in the order the rows were written. The answer's text only, if asked:
+  // requests and raw bodies are never read.
+  trials: (lo: boolean) => `SELECT * FROM trials WHERE run_id = @run${range('idx', 'id', lo, false)} ORDER BY idx, id LIMIT @limit`,
+  calls: (lo: boolean, hi: boolean, answers: boolean) => `SELECT seq, trial_id, step, status, ${answers ? "json_extract(result, '$.text')" : 'NULL'} AS text, error, cost_usd
+    FROM calls WHERE run_id = @run${range('trial_idx', 'trial_id', lo, hi)} ORDER BY seq`,
+  scores: (lo: boolean, hi: boolean) => `SELECT * FROM scores WHERE run_id = @run${range('trial_idx', 'trial_id', lo, hi)}
+    ORDER BY trial_idx, trial_id, scorer_name, scorer_version`,
   items: (lo: boolean) => `SELECT i.hash, i.body, ri.file, ri.line FROM run_items ri JOIN items i ON i.hash = ri.item_hash
     WHERE ri.run_id = @run${lo ? ' AND ri.item_hash > @lo' : ''} ORDER BY ri.item_hash LIMIT @limit`,
   // The hashes come as one JSON array: one statement for any number of them.
@@ -54,14 +49,15 @@ export function sqliteTrialPages(db: () => Database.Database, read: <T>(fn: () =
   return {
     async readTrialPage(runId: string, page: TrialPageRequest): Promise<TrialPage> {
       return read(() => db().transaction(() => {
-        const lo = page.afterId !== undefined;
+        const lo = page.after !== undefined;
         const rows = rowsOf(runId);
         const same = interner();
-        const trials = (st(SQL.trials(lo)).all({ run: runId, limit: page.limit, ...(lo ? { lo: page.afterId } : {}) }) as Row[]).map(r => toTrial(r, same));
-        const hi = trials.length === page.limit ? trials.at(-1)!.id : undefined;
-        const bounds = { run: runId, ...(lo ? { lo: page.afterId } : {}), ...(hi !== undefined ? { hi } : {}) };
-        const calls = (st(SQL.calls(lo, hi !== undefined, page.answers !== false)).all(bounds) as Row[]).map(rows.call);
-        const scores = (st(SQL.scores(lo, hi !== undefined)).all(bounds) as Row[]).map(rows.score);
+        const from = lo ? { lo: page.after!.index, loId: page.after!.id } : {};
+        const trials = (st(SQL.trials(lo)).all({ run: runId, limit: page.limit, ...from }) as Row[]).map(r => toTrial(r, same));
+        const last = trials.length === page.limit ? trials.at(-1)! : undefined;
+        const bounds = { run: runId, ...from, ...(last ? { hi: last.index, hiId: last.id } : {}) };
+        const calls = (st(SQL.calls(lo, last !== undefined, page.answers !== false)).all(bounds) as Row[]).map(rows.call);
+        const scores = (st(SQL.scores(lo, last !== undefined)).all(bounds) as Row[]).map(rows.score);
         return { trials, calls, scores };
       })());
     },
