@@ -40,6 +40,9 @@ describe('paideia serve in Chromium', () => {
     // Live: the run page follows the engine's events; stop drains it, resume finishes it.
     await page.waitForURL(/\/runs\/run-[0-9a-f]+$/);
     await expect.poll(() => page.locator('#live-counts').textContent(), { timeout: 20_000 }).toMatch(/^[1-9]\d* of 8 trials/);
+    // Stop only once a request waits at the gate: stopped while the first (ungated) one was in
+    // flight, the run would drain and end at once, and the page would reload past its note.
+    await expect.poll(() => H.model.requests.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
     await page.getByRole('button', { name: 'Stop (drain)' }).click();
     await page.getByText('stop asked: no new call starts').waitFor();
     openGate();

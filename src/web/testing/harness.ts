@@ -88,8 +88,8 @@ export const problems: string[] = [];
 
 /**
  * A scripted reply in the OpenAI format, after a pause so a run can be watched while it goes.
- * Every request after the first waits for `gate` too, so a test can stop a run while it surely
- * still has work to do, whatever the machine's load.
+ * Every request after the first waits for `gate` too, so a test that stops a run once a second
+ * request has arrived stops it while it surely still has work to do, whatever the machine's load.
  */
 export function slowReply(text: (index: number) => string, delayMs: number, gate: Promise<void> = Promise.resolve()): FakeReplyFunction {
   return async (request, index) => {
