@@ -71,18 +71,36 @@ describe('printed hints run as pasted', () => {
     expect(commandPrefix({ npm_command: 'run-script' })).toEqual(['npx', 'paideia']);
   });
 
-  it('the resume hint after a cost cap gives a higher cap that lets the run finish', async () => {
+  /** A run of the mini suite at 100 + 100 tokens a call and this price per million tokens, stopped by the cap. */
+  async function cappedRun(pricePerMillion: number, cap: string) {
     const server = await startOpenAICompatibleServer({ reply: () => ok({ prompt_tokens: 100, completion_tokens: 100 }) });
     servers.push(server);
     const { cwd, store } = oddStore();
     const prices = join(cwd, 'prices.json');
-    writeFileSync(prices, JSON.stringify({ date: '2026-11-29', models: { 'openai:tutor-1': { input: 50, output: 50 } } }));
+    writeFileSync(prices, JSON.stringify({ date: '2026-11-29', models: { 'openai:tutor-1': { input: pricePerMillion, output: pricePerMillion } } }));
     const capped = await runCli(['run', suite, '-m', 'openai:tutor-1', '--repeats', '1', '--prices', prices, '--base-url', server.baseURL,
-      '--max-tokens', '100', '--concurrency', '1', '--cost-cap', '0.015', '--store', store], { cwd });
+      '--max-tokens', '100', '--concurrency', '1', '--cost-cap', cap, '--store', store], { cwd });
     expect(capped.code, capped.stderr).toBe(3);
+    return { server, cwd, capped };
+  }
+
+  it('the resume hint after a cost cap gives a higher cap that lets the run finish', async () => {
+    const { server, cwd, capped } = await cappedRun(50, '0.015');
     const pasted = await runPasted(hintAfter(capped.stderr, 'resume with:'), { cwd });
     expect(pasted.code, pasted.stderr).toBe(0);
     expect(server.requests).toHaveLength(5);
+  });
+
+  it('the resume hint after a cost cap leaves room for the call the cap refused, even when one call costs more than twice the cap and $1', async () => {
+    // 100 output tokens reserved at $20,000/M: every call's estimate is over $2, input aside.
+    const { server, cwd, capped } = await cappedRun(20_000, '0.5');
+    expect(server.requests).toHaveLength(0);
+    // Twice the cap, or $1, would be refused again with nothing done (the hint was --cost-cap 1).
+    const hint = hintAfter(capped.stderr, 'resume with:');
+    expect(Number(/--cost-cap (\S+)/.exec(hint)?.[1])).toBeGreaterThan(2);
+    const pasted = await runPasted(hint, { cwd });
+    expect(pasted.code, pasted.stderr).toBe(3);
+    expect(server.requests.length).toBeGreaterThan(0);
   });
 
   it('the "list runs" hint of a report for a missing run lists the runs of the same store', async () => {

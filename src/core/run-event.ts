@@ -37,6 +37,8 @@ export interface RunSummary {
   /** Cost beyond what calls reserved (a provider billing past the request's max_tokens). */
   overshootUsd: number;
   stoppedBy?: StopReason;
+  /** With `stoppedBy: 'cost-cap'`: the largest estimate of a call the cap refused (a cap that goes on must leave this much above the spend). */
+  refusedUsd?: number;
   /** With `stoppedBy: 'unreachable'`: the endpoint nothing answered at. */
   unreachable?: { endpoint: string; error: string };
 }

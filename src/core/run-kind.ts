@@ -13,6 +13,8 @@ export interface RunOutcome {
   pending: number;
   spentUsd: number;
   stoppedBy?: StopReason;
+  /** With `stoppedBy: 'cost-cap'`: the largest estimate of a call the cap refused, so a hint can name a cap that lets the run go on. */
+  refusedUsd?: number;
 }
 
 /** What a run kind is given to start a run. */

@@ -26,6 +26,8 @@ export interface Budget {
   readonly spentUsd: number;
   /** How much calls cost beyond what was reserved for them (a provider billing past max_tokens). */
   readonly overshootUsd: number;
+  /** The largest estimate the cap refused (0 if none): a higher cap must leave this much room above the spend. */
+  readonly refusedUsd: number;
   readonly capUsd: number | undefined;
   /** Stop waiting: every pending and later reserve answers undefined. */
   cancel(): void;
@@ -45,6 +47,7 @@ export interface BudgetOptions {
 export function createBudget(o: BudgetOptions): Budget {
   let spent = o.spentUsd;
   let overshoot = 0;
+  let refused = 0;
   // Calls holding a reservation, counted (a float sum of their estimates never quite returns to 0).
   let inFlight = 0;
   let cancelled = false;
@@ -62,6 +65,9 @@ export function createBudget(o: BudgetOptions): Budget {
     get overshootUsd() {
       return overshoot;
     },
+    get refusedUsd() {
+      return refused;
+    },
     capUsd: o.capUsd,
     async reserve(estimate) {
       if (cancelled) return undefined;
@@ -75,7 +81,10 @@ export function createBudget(o: BudgetOptions): Budget {
         if (cancelled) return undefined;
         if (inFlight > 0) await new Promise<void>(resolve => waiting.push(resolve));
         else if ((await o.store.reservedUsd(o.runId)) > 0) await new Promise<void>(resolve => setTimeout(resolve, o.pollMs ?? 50));
-        else return undefined;
+        else {
+          refused = Math.max(refused, estimate);
+          return undefined;
+        }
       }
       inFlight++;
       return hold;

@@ -336,6 +336,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     pending: source.size - count.done - count.failed - count.blocked - count.needsCall, spentUsd: budget.spentUsd, overshootUsd: budget.overshootUsd,
   };
   if (stoppedBy) summary.stoppedBy = stoppedBy;
+  if (stoppedBy === 'cost-cap' && budget.refusedUsd > 0) summary.refusedUsd = budget.refusedUsd;
   if (stoppedBy === 'unreachable' && unreachable) summary.unreachable = unreachable;
   return summary;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { filePath } from '../core/config/file-path.js';
 import { ConfigError, parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
 import { runPrices, unpricedForCap } from '../engine/pricing.js';
+import { stopOf } from '../engine/events.js';
 import { checkContinues } from '../engine/run-config.js';
 import { loadScenario } from './load.js';
 import { SCENARIO_RUN, runScenario, scenarioRunId, scenarioSpecs, type ScenarioRunSummary } from './run.js';
@@ -75,7 +76,7 @@ export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchem
   return {
     runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.ended + summary.capped, failed,
     pending: summary.pending + (summary.judging?.pending ?? 0), spentUsd: summary.spentUsd,
-    ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}), scenario: summary,
+    ...stopOf(summary), scenario: summary,
   };
 }
 

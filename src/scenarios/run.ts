@@ -3,7 +3,7 @@ import { PAIDEIA_VERSION } from '../core/version.js';
 import { contentHash, type ChatModel, type PriceTable, type RunRecord, type StepKind, type Store, type Trial } from '../core/index.js';
 import { executeTrials } from '../engine/execute.js';
 import { DEFAULT_MAX_TOKENS } from '../engine/limits.js';
-import type { RunEvent, StopReason } from '../engine/events.js';
+import { stopOf, type RunEvent, type StopReason } from '../engine/events.js';
 import { stopNote } from '../engine/reachability.js';
 import { pricedCosts } from '../engine/pricing.js';
 import { loadPriceTable } from '../providers/pricing.js';
@@ -62,6 +62,8 @@ export interface ScenarioRunSummary {
   /** Judgments: made in this session (`new`), found stored, unscored, failed and still to make. */
   judging?: JudgeSummary & { new: number; stored: number; failed: number; pending: number };
   stoppedBy?: StopReason;
+  /** With `stoppedBy: 'cost-cap'`: the largest estimate of a call the cap refused. */
+  refusedUsd?: number;
   spentUsd: number;
 }
 
@@ -194,7 +196,7 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
     const failed = judges.filter(t => statuses.get(t.id) === 'failed').length;
     out.judging = { ...judged, new: judgedNow, stored: judged.judgments - judgedNow, failed, pending: judges.filter(t => !statuses.has(t.id) && statuses.get(t.target!) === 'done').length };
   }
-  if (summary.stoppedBy) out.stoppedBy = summary.stoppedBy;
+  Object.assign(out, stopOf(summary));
   const unfinished = summary.stoppedBy !== undefined || summary.pending > 0;
   const status = unfinished ? 'stopped' : 'completed';
   const failures = counts.failed + (out.judging?.failed ?? 0);

@@ -4,6 +4,7 @@ import { filePath } from '../core/config/file-path.js';
 import { ConfigError, parseModelSpec, type ChatParams, type ModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
 import { buildModels, timeoutFlagHint } from '../engine/models.js';
 import { runEndpoints } from '../engine/endpoints.js';
+import { stopOf } from '../engine/events.js';
 import { unpricedForCap } from '../engine/pricing.js';
 import { HTTP_PROVIDERS } from '../providers/index.js';
 import { checkBaseUrl } from '../providers/shared/base-url.js';
@@ -137,7 +138,7 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
   return {
     runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.done, failed: summary.failed, pending: summary.pending,
     waiting: summary.blocked,
-    spentUsd: summary.spentUsd, ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}),
+    spentUsd: summary.spentUsd, ...stopOf(summary),
     ...(judged ? { explanations: { ...judged, judges: judged.config.judges.map(j => j.alias) } } : {}),
   };
 }

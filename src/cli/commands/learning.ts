@@ -6,6 +6,7 @@ import type { LearningRunConfig } from '../../learning/run/config.js';
 import { startRun } from '../../runs.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { raisedCapArgs } from '../cost-cap-hint.js';
 import { commandHint } from '../hint.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
@@ -83,7 +84,7 @@ export async function learningRunCommand(f: LearningRunFlags, given: ReadonlySet
     process.stderr.write(`run ${outcome.runId}: ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending; spent $${outcome.spentUsd.toFixed(4)} (store ${store.url})\n`);
     const report = commandHint(['learning', 'report', outcome.runId, '--format', 'md'], store.url);
     if (outcome.stoppedBy || outcome.pending > 0) {
-      const cap = outcome.stoppedBy === 'cost-cap' ? ['--cost-cap', String(Math.max((config.costCapUsd ?? 0) * 2, 1))] : [];
+      const cap = raisedCapArgs(outcome, config.costCapUsd);
       process.stderr.write(`resume with: ${commandHint([...sameStudy(f), ...cap], store.url)}\n`);
       return EXIT_CODES.stopped;
     }

@@ -7,6 +7,7 @@ import { publicEndpoint } from '../../providers/shared/endpoint.js';
 import { BUILT_IN_RUN_KINDS, startRun, type RunConfig } from '../../runs.js';
 import { openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { raisedCapArgs } from '../cost-cap-hint.js';
 import { commandHint } from '../hint.js';
 import { nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
@@ -167,7 +168,7 @@ async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, sui
     }
     if (outcome.stoppedBy || outcome.pending > 0) {
       const capUsd = config.costCapUsd as number | undefined;
-      const cap = outcome.stoppedBy === 'cost-cap' ? ['--cost-cap', String(Math.max((capUsd ?? 0) * 2, 1))] : [];
+      const cap = raisedCapArgs(outcome, capUsd);
       if (outcome.stoppedBy === 'cost-cap') process.stderr.write(`stopped: the next call could pass the cost cap of $${capUsd}; everything done so far is stored\n`);
       process.stderr.write(`resume with: ${commandHint(['run', '--resume', run.id, ...cap], store.url)}\n`);
       return { runId: run.id, exitCode: EXIT_CODES.stopped };

@@ -6,6 +6,7 @@ import type { SuiteRunConfig, SuiteRunOutcome } from '../../suites/run-kind.js';
 import { writeReport } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { raisedCapArgs } from '../cost-cap-hint.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
 import { commandHint } from '../hint.js';
 import { deletedRunError } from '../deleted-run.js';
@@ -178,9 +179,8 @@ export async function runCommand(suites: string[], f: RunFlags, given: ReadonlyS
       return { runId, exitCode: EXIT_CODES.stopped };
     }
     if (outcome.stoppedBy || outcome.pending > 0) {
-      const capped = outcome.stoppedBy === 'cost-cap';
       // A pasted hint must run as printed: a concrete higher cap, not a placeholder the shell misreads.
-      const cap = capped && capUsd !== undefined ? ['--cost-cap', String(Math.max(capUsd * 2, 1))] : [];
+      const cap = raisedCapArgs(outcome, capUsd);
       process.stderr.write(`resume with: ${commandHint(['run', '--resume', runId, ...cap], store.url)}\n`);
       return { runId, exitCode: EXIT_CODES.stopped };
     }

@@ -11,6 +11,7 @@ import type { Scenario } from '../../scenarios/types.js';
 import { loadScenario, scenarioJsonSchema, scenarioReport, scenarioRunId } from '../../scenarios/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { raisedCapArgs } from '../cost-cap-hint.js';
 import { deletedRunError } from '../deleted-run.js';
 import { commandHint } from '../hint.js';
 import { stopWhy } from '../progress.js';
@@ -124,7 +125,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
       }
       if (summary.stoppedBy || summary.pending > 0 || (j?.pending ?? 0) > 0) {
         if (summary.stoppedBy === 'cost-cap') io.stderr(`stopped: the next call could pass the cost cap of $${costCapUsd}; everything done so far is stored\n`);
-        const cap = summary.stoppedBy === 'cost-cap' ? ['--cost-cap', String(Math.max((costCapUsd ?? 0) * 2, 1))] : [];
+        const cap = raisedCapArgs(summary, costCapUsd);
         io.stderr(`resume with: ${commandHint([...sameScenarioRun(file, f), '--resume', ...cap], store.url)}\n`);
         return EXIT_CODES.stopped;
       }

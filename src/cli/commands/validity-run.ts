@@ -6,6 +6,7 @@ import { formatCsv } from '../../scenarios/csv.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { STUDY_RUN, type StudyRunConfig, type StudyRunOutcome } from '../../validity/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { raisedCapArgs } from '../cost-cap-hint.js';
 import { commandHint } from '../hint.js';
 import { nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
@@ -79,7 +80,7 @@ async function studyRunCommand(file: string, f: StudyFlags, given: ReadonlySet<s
     const again = ['validity', 'run', resolve(file), ...(f.observationsRun ? ['--observations-run', f.observationsRun] : []),
       ...(f.prices ? ['--prices', resolve(f.prices)] : []), ...(f.baseUrl ? ['--base-url', f.baseUrl] : [])];
     if (outcome.stoppedBy || outcome.pending > 0) {
-      const cap = outcome.stoppedBy === 'cost-cap' && costCapUsd !== undefined ? ['--cost-cap', String(Math.max(costCapUsd * 2, 1))] : [];
+      const cap = raisedCapArgs(outcome, costCapUsd);
       process.stderr.write(`resume with: ${commandHint([...again, ...cap], store.url)}\n`);
       return EXIT_CODES.stopped;
     }

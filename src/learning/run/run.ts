@@ -3,6 +3,7 @@ import { commandHint } from '../../core/command-hint.js';
 import { packageRoot } from '../../core/package-root.js';
 import { ConfigError, contentHash, type ConfigIssue, type RunContext, type RunOutcome, type StepKind, type Trial, type JsonValue } from '../../core/index.js';
 import { PAIDEIA_VERSION } from '../../core/version.js';
+import { stopOf } from '../../engine/events.js';
 import { executeTrials } from '../../engine/execute.js';
 import { DEFAULT_MAX_TOKENS } from '../../engine/limits.js';
 import { buildModels } from '../../engine/models.js';
@@ -117,6 +118,6 @@ export async function runLearningStudy(s: LearningRunSettings, ctx: RunContext, 
   await store.setRunStatus(runId, status, summary.stoppedBy === 'cost-cap' ? `cost cap $${s.costCapUsd} reached` : summary.stoppedBy ? 'interrupted' : summary.failed ? `${summary.failed} trial(s) failed` : undefined);
   return {
     runId, status, done: summary.done, failed: summary.failed, pending: summary.pending + summary.blocked, spentUsd: summary.spentUsd,
-    ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}),
+    ...stopOf(summary),
   };
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { filePath } from '../../core/config/file-path.js';
 import type { RunContext, RunKind, RunOutcome } from '../../core/index.js';
+import { stopOf } from '../../engine/events.js';
 import { buildModels, timeoutFlagHint } from '../../engine/models.js';
 import { runPrices, unpricedForCap } from '../../engine/pricing.js';
 import { observationsFromRun } from '../stored/observations.js';
@@ -60,7 +61,7 @@ export async function startStudyRun(c: z.output<typeof StudyRunConfigSchema>, ct
   const scored = judgments.filter(j => j.value !== null).length;
   return {
     runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.done, failed: summary.failed, pending: summary.pending,
-    spentUsd: summary.spentUsd, ...(summary.stoppedBy ? { stoppedBy: summary.stoppedBy } : {}), ratings: { scored, unscored: judgments.length - scored }, unpriced,
+    spentUsd: summary.spentUsd, ...stopOf(summary), ratings: { scored, unscored: judgments.length - scored }, unpriced,
   };
 }
 
