@@ -1,6 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from './exit-codes.js';
 import { runCli } from './testing/run-cli.js';
@@ -15,5 +16,47 @@ describe('the CLI on a damaged store', () => {
       expect(r.stderr).toMatch(/^error: the store sqlite:.*p\.db is damaged/m);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
+  });
+});
+
+describe('the CLI on a store in a folder it cannot write', () => {
+  it('lists runs and reports from a cleanly closed store, as the read-only message promises; a run is refused with exit 4', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-cli-ro-'));
+    const folder = join(cwd, 'ro');
+    mkdirSync(folder);
+    const store = `sqlite:${join(folder, 'p.db')}`;
+    const made = await runCli(['run', join(import.meta.dirname, '__fixtures__/mini-suite.jsonl'), '-m', 'baseline:gold', '--repeats', '1', '--store', store], { cwd });
+    expect(made.code, made.stderr).toBe(0);
+    const runId = made.stdout.trim();
+    chmodSync(join(folder, 'p.db'), 0o444);
+    chmodSync(folder, 0o555);
+    chmodSync(cwd, 0o755);
+    // Root writes anywhere: as root, the commands run as nobody, to whom the folder is read-only.
+    const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+    const options = { cwd, env: { HOME: cwd }, ...(as ? { as } : {}) };
+    const runs = await runCli(['runs', '--store', store], options);
+    expect(runs.code, runs.stderr).toBe(0);
+    expect(runs.stdout).toContain(runId);
+    const report = await runCli(['report', runId, '--format', 'md', '--out', '-', '--store', store], options);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(/baseline:gold/);
+    expect(readdirSync(folder)).toEqual(['p.db']);
+    const run = await runCli(['run', '--resume', runId, '--store', store], options);
+    expect(run.code).toBe(EXIT_CODES.storeFailed);
+    expect(run.stderr).toMatch(/cannot be written/);
+
+    // Not closed cleanly: its last commits are in a -wal file that cannot be read without a -shm beside it.
+    const open = new Database(join(cwd, 'open.db'));
+    open.pragma('journal_mode = WAL');
+    open.exec('CREATE TABLE t (a); INSERT INTO t VALUES (1)');
+    const unclean = join(cwd, 'unclean');
+    mkdirSync(unclean);
+    for (const f of ['open.db', 'open.db-wal']) copyFileSync(join(cwd, f), join(unclean, f));
+    open.close();
+    chmodSync(unclean, 0o555);
+    const refused = await runCli(['runs', '--store', `sqlite:${join(unclean, 'open.db')}`], options);
+    expect(refused.code).toBe(EXIT_CODES.storeFailed);
+    expect(refused.stderr).toMatch(/was not closed cleanly .* Copy the folder with the -wal file somewhere writable/);
+    expect(refused.stderr).not.toMatch(/still work/);
   });
 });

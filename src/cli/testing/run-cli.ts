@@ -14,9 +14,10 @@ export interface CliResult {
 }
 
 /** Start the real CLI (TypeScript source through tsx) as a child process. */
-export function startCli(args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv }): { child: ChildProcess; done: Promise<CliResult> } {
+export function startCli(args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv; as?: { uid: number; gid: number } }): { child: ChildProcess; done: Promise<CliResult> } {
   const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI_ENTRY, ...args], {
     cwd: o.cwd,
+    ...(o.as ?? {}),
     // npm_command: as if typed in a shell (hints then say `paideia`), unless a test says how it was started
     env: { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', npm_command: '', ...o.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -31,7 +32,7 @@ export function startCli(args: string[], o: { cwd: string; env?: NodeJS.ProcessE
   return { child, done };
 }
 
-export function runCli(args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+export function runCli(args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv; as?: { uid: number; gid: number } }): Promise<CliResult> {
   return startCli(args, o).done;
 }
 

@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
-  ClaimLostError, jsonText,
+  ClaimLostError, StoreError, jsonText,
   type CallRecord, type ChatResult, type JsonValue, type Judgment, type RunRecord, type RunStatus, type Score, type Store,
   type Trial, type TrialResult, type VersionedItem, type WriteFence,
 } from '../../core/index.js';
@@ -60,6 +60,7 @@ function openDatabase(path: string, o: SqliteStoreOptions): Database.Database {
     return db;
   } catch (error) {
     db?.close();
+    if (error instanceof StoreError) throw error;
     const fault = faultOf(error);
     // SQLite says only "unable to open"; a folder that cannot be written is the usual reason.
     const readOnlyFolder = fault === 'io' && !o.readOnly && path !== ':memory:' && !writable(dirname(path));
@@ -90,7 +91,13 @@ function openReadOnly(path: string): Database.Database {
     return db;
   } catch (error) {
     db?.close();
-    if ((error as { code?: string }).code !== 'SQLITE_CANTOPEN' || !existsSync(path) || existsSync(`${path}-wal`)) throw error;
+    // SQLite says CANTOPEN, or READONLY_DIRECTORY when the folder is what cannot be written.
+    const code = (error as { code?: string }).code;
+    if ((code !== 'SQLITE_CANTOPEN' && code !== 'SQLITE_READONLY_DIRECTORY') || !existsSync(path)) throw error;
+    if (existsSync(`${path}-wal`)) {
+      throw new StoreError('read-only', `the store sqlite:${path} was not closed cleanly (its -wal file holds commits not yet in the file) and it cannot be read where it is (${code}: its folder or disk cannot be written). `
+        + 'Copy the folder with the -wal file somewhere writable and name the copy with --store sqlite:<path>, or open it once where it can be written (any command), then read it here again.', { cause: error, storeUrl: `sqlite:${path}` });
+    }
     const bytes = readFileSync(path);
     // Header bytes 18-19 are the read and write versions: 2 is WAL, 1 the rollback journal.
     if (bytes[18] === 2 && bytes[19] === 2) bytes.fill(1, 18, 20);
