@@ -51,8 +51,8 @@ async function configOf(store: Store, run: RunRecord, o: WorkerOptions): Promise
   const base = stored ?? (run.kind === 'scenario'
     ? { kind: 'scenario', file: run.config.suites[0], repeats: run.config.repeats }
     : { kind: run.kind, resume: run.id });
-  // Scenario runs take no concurrency flag: a scenario file sets its own.
-  return { ...base, ...(o.concurrency && base.kind === 'suite' ? { concurrency: o.concurrency } : {}) } as RunConfig;
+  // Every kind takes the worker's concurrency (a scenario's replaces its file's globals.concurrency).
+  return { ...base, ...(o.concurrency ? { concurrency: o.concurrency } : {}) } as RunConfig;
 }
 
 /** `--run ID` names a run the store no longer holds: deleted while this worker worked on it. */

@@ -32,6 +32,8 @@ export const ScenarioRunConfigSchema = z.strictObject({
   tokensPerMinute: z.number().int().min(1).optional(),
   /** Calls in flight per model across every worker of the store. */
   maxInFlight: z.number().int().min(1).optional(),
+  /** Dialogue turns and judge calls this process has going at once; default the file's `globals.concurrency`. Not part of the run id. */
+  concurrency: z.number().int().min(1).optional(),
   /** Per-attempt timeout in ms of every model whose file entry sets no `kargs.timeout` (that wins). Not part of the run id. */
   timeoutMs: z.number().int().min(1).optional(),
   /** Plan and store the run, call nothing: `paideia worker` processes run it (from the config stored with it). */
@@ -64,7 +66,7 @@ export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchem
     ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}), ...(ctx.env ? { env: ctx.env } : {}),
     ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.stopSignal ? { stopSignal: ctx.stopSignal } : {}),
     onEvent: e => ctx.onEvent(e.type === 'planned' ? { type: 'planned', runId: e.runId, kind: e.kind, trials: e.trials } : e),
-    planOnly: c.planOnly, ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+    planOnly: c.planOnly, ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}), ...(c.concurrency ? { concurrency: c.concurrency } : {}),
     ...(c.requestsPerMinute || c.maxInFlight ? {
       limits: {
         ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.tokensPerMinute ? { tokensPerMinute: c.tokensPerMinute } : {}),

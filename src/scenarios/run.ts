@@ -49,6 +49,8 @@ export interface RunScenarioOptions {
   timeoutMs?: number;
   /** Per model (and endpoint): requests and tokens per minute and calls in flight, across every worker of the store. */
   limits?: { requestsPerMinute?: number; tokensPerMinute?: number; maxInFlight?: number };
+  /** Calls this process has going at once (a worker's `--concurrency`); default the file's `globals.concurrency`. */
+  concurrency?: number;
 }
 
 export interface ScenarioRunSummary {
@@ -172,7 +174,7 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
     // The stored run's: a run stored before max_tokens defaults existed keeps sending none.
     ...(run.config.maxTokens !== undefined ? { maxTokens: run.config.maxTokens } : {}), ...(o.costCapUsd !== undefined ? { costCapUsd: o.costCapUsd } : {}),
     // Dialogues and judges share the scenario's concurrency, as one pool.
-    poolOf: () => ({ name: 'scenario', size: scenario.globals.concurrency }),
+    poolOf: () => ({ name: 'scenario', size: o.concurrency ?? scenario.globals.concurrency }),
     retryErrors: o.retryErrors ?? false,
     ...(o.signal ? { signal: o.signal } : {}), ...(o.stopSignal ? { stopSignal: o.stopSignal } : {}),
     onEvent: e => {

@@ -96,9 +96,10 @@ describe('paideia run --resume ID continues a run of any kind from the config it
     db.close();
 
     writeFileSync(file, original);
-    const resumed = await runCli(['run', '--resume', runId, '--concurrency', '2', '--tests', 'grammar_forms', '--store', store], { cwd, env: { OPENAI_API_KEY: 'k' } });
+    // --concurrency is a scenario run's setting too (its file's globals.concurrency, for this process).
+    const resumed = await runCli(['run', '--resume', runId, '--concurrency', '2', '--max-attempts', '2', '--tests', 'grammar_forms', '--store', store], { cwd, env: { OPENAI_API_KEY: 'k' } });
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toMatch(/ignoring --tests, --concurrency/);
+    expect(resumed.stderr).toMatch(/ignoring --tests, --max-attempts\n/);
     expect(server.requests.length).toBeGreaterThan(0);
   });
 

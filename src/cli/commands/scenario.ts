@@ -56,6 +56,7 @@ export interface ScenarioRunFlags {
   rpm?: string;
   tpm?: string;
   maxInFlight?: string;
+  concurrency?: string;
   timeout?: string;
 }
 
@@ -73,6 +74,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
     const rpm = numberFlag('--rpm', f.rpm, positiveInt, 'a whole number >= 1');
     const tpm = numberFlag('--tpm', f.tpm, positiveInt, 'a whole number >= 1');
     const maxInFlight = numberFlag('--max-in-flight', f.maxInFlight, positiveInt, 'a whole number >= 1');
+    const concurrency = numberFlag('--concurrency', f.concurrency, positiveInt, 'a whole number >= 1');
     const timeoutMs = numberFlag('--timeout', f.timeout, positiveInt, 'milliseconds >= 1');
     if (tpm && !rpm) throw new ConfigError([{ field: '--tpm', message: 'a token limit goes with a request limit: add --rpm N (the provider\'s requests per minute)' }]);
     // Loaded here too for the run id (--resume) and the plan's counts; the run kind loads it again.
@@ -90,7 +92,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         ...(costCapUsd !== undefined ? { costCapUsd } : {}), ...(f.prices ? { prices: f.prices } : {}), ...(f.script ? { script: f.script } : {}),
         ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}), ...(f.planOnly ? { planOnly: true } : {}),
         ...(rpm ? { requestsPerMinute: rpm } : {}), ...(tpm ? { tokensPerMinute: tpm } : {}), ...(maxInFlight ? { maxInFlight } : {}),
-        ...(timeoutMs ? { timeoutMs } : {}),
+        ...(timeoutMs ? { timeoutMs } : {}), ...(concurrency ? { concurrency } : {}),
       };
       // A plan-only run keeps its whole config for its workers; a resume changes a kept one by the flags typed.
       // Its continuation flags have no defaults: a flag with a value was typed.
@@ -159,7 +161,7 @@ function sameScenarioRun(file: string, f: ScenarioRunFlags): string[] {
     ...(f.baseUrl ? ['--base-url', f.baseUrl] : []),
     // Not part of the id, but a resume without them would run unlimited.
     ...(f.rpm ? ['--rpm', f.rpm] : []), ...(f.tpm ? ['--tpm', f.tpm] : []), ...(f.maxInFlight ? ['--max-in-flight', f.maxInFlight] : []),
-    ...(f.timeout ? ['--timeout', f.timeout] : []),
+    ...(f.timeout ? ['--timeout', f.timeout] : []), ...(f.concurrency ? ['--concurrency', f.concurrency] : []),
   ];
 }
 
@@ -244,6 +246,7 @@ export function registerScenario(program: Command): void {
     .option('--tpm <n>', 'input + output tokens per minute per model (with --rpm), shared like it')
     .option('--max-in-flight <n>', 'calls in flight per model (dialogue turns and judge calls) across every process on the store')
     .option('--timeout <ms>', 'per-attempt timeout of a model call in milliseconds, for models whose entry sets no kargs.timeout (seconds; that wins)')
+    .option('--concurrency <n>', 'dialogue turns and judge calls this process has going at once (default the file\'s globals.concurrency)')
     .action(async (file: string, f: ScenarioRunFlags) => {
       // Ctrl-C drains the run, as on `paideia run` (cli/signals.ts); a second one aborts it.
       const { runId, exitCode } = await scenarioRunCommand(file, f, processIO, undefined, true);

@@ -75,4 +75,30 @@ describe('paideia worker on a scenario run', () => {
       await server.close();
     }
   }, 300_000);
+
+  it('--concurrency sets how many calls a scenario run has going, for `scenario run` and for a worker, in place of the file\'s globals.concurrency', async () => {
+    const inFlight = { now: 0, most: 0 };
+    const server = await startElmesServer({ delayMs: 100, inFlight });
+    try {
+      const cwd = mkdtempSync(join(tmpdir(), 'paideia-scenario-concurrency-'));
+      const file = join(cwd, 'classic.yaml');
+      // globals.concurrency: 4, and 4 tasks: 4 dialogues at once unless told otherwise.
+      copyFileSync(join(ELMES_FIXTURES, 'classic.yaml'), file);
+      const env = { ELMES_BASE: server.baseURL, ELMES_KEY: 'k-local' };
+      const store = `sqlite:${join(cwd, 'p.db')}`;
+      const most = async (args: string[]) => {
+        inFlight.most = 0;
+        const r = await runCli(args, { cwd, env });
+        expect(r.code, r.stderr).toBe(0);
+        return inFlight.most;
+      };
+      expect(await most(['scenario', 'run', file, '--repeats', '1', '--store', store])).toBe(4);
+      expect(await most(['scenario', 'run', file, '--repeats', '2', '--concurrency', '1', '--store', store])).toBe(1);
+      const planned = await runCli(['scenario', 'run', file, '--repeats', '3', '--store', store, '--plan-only'], { cwd, env });
+      expect(planned.code, planned.stderr).toBe(0);
+      expect(await most(['worker', '--store', store, '--run', planned.stdout.trim(), '--concurrency', '2'])).toBe(2);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });

@@ -20,11 +20,24 @@ function scoreOf(text: string, field: string, top: number): number {
  * A local OpenAI-compatible server that plays a scripted lesson: a judge's request (a tool to
  * call, or a prompt-mode JSON Schema in its last message) gets scores that depend on the transcript, the
  * teacher asks once and then ends with `<end>`, the student answers. Every request is recorded.
- * `noisyJudge` makes a judge's scores depend on the request too, so its repeats vary.
+ * `noisyJudge` makes a judge's scores depend on the request too, so its repeats vary. `delayMs`
+ * answers each request that late, and `inFlight` then counts the requests being answered (`most`:
+ * the largest count seen), so a test can tell how many calls a run had going at once.
  */
-export function startElmesServer(o: { top?: number; noisyJudge?: boolean } = {}): Promise<FakeServer> {
+export function startElmesServer(o: { top?: number; noisyJudge?: boolean; delayMs?: number; inFlight?: { now: number; most: number } } = {}): Promise<FakeServer> {
   const top = o.top ?? 5;
   return startOpenAICompatibleServer((request: RecordedRequest, index: number) => {
+    const reply = answer(request, index);
+    if (!o.delayMs) return reply;
+    const counter = o.inFlight;
+    if (counter) {
+      counter.most = Math.max(counter.most, ++counter.now);
+      setTimeout(() => counter.now--, o.delayMs);
+    }
+    return { ...reply, delayMs: o.delayMs };
+  });
+
+  function answer(request: RecordedRequest, index: number): { body: unknown } {
     const body = request.body as Body;
     const messages = body.messages ?? [];
     const system = messages.find(m => m.role === 'system')?.content ?? '';
@@ -47,5 +60,5 @@ export function startElmesServer(o: { top?: number; noisyJudge?: boolean } = {})
     const teacher = /teach/i.test(system);
     const text = teacher ? (own === 0 ? 'What do you already know?' : 'Well done, that is it. <end>') : 'I think it is about parts of a whole.';
     return { body: openAIChatBody({ text, model: body.model ?? 'agent' }) };
-  });
+  }
 }
