@@ -6,6 +6,7 @@ import { renderValidity, withJudgeValidity, type JudgeValidity } from '../report
 import { scenarioReport } from '../scenarios/index.js';
 import { rescoreScenario } from '../scenarios/rescore.js';
 import { rescoreSuite } from '../suites/rescore.js';
+import { judgingCounts } from '../suites/judging/aggregate.js';
 import { analyze, loadStoredStudy, observationsFromRun, ratingsFromRun, rescoreStudy, tableFromRun, type AnalysisTable, type RunAnalysisFiles } from '../validity/index.js';
 import { commandHint } from './hint.js';
 import { scorers, tests } from './wiring.js';
@@ -70,7 +71,8 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
   suite: {
     async rescore(store, run) {
       const r = await rescoreSuite(store, run.id, tests, scorers);
-      const explained = r.explanations ? `; ${r.explanations.trials} explanation score(s) from stored judge calls` : '';
+      // Only judged explanations come from judge calls: one without an explanation has nothing to judge.
+      const explained = r.explanations ? `; explanations re-derived from stored judgments: ${judgingCounts(r.explanations)}` : '';
       const stale = r.needsCall ? `; ${r.needsCall} trial(s) now ask for a call the store does not hold (their prompt changed): run them with ${commandHint(['run', '--resume', run.id], store.url)}` : '';
       return `rescored ${r.scored} trial(s) of ${run.id}${explained}${stale}`;
     },

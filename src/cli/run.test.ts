@@ -256,7 +256,9 @@ describe('paideia run with two judges of different families', () => {
       expect(again.stderr).not.toContain('moves from');
       const rescored = await runCli(['rescore', runId], { cwd, env: elsewhere });
       expect(rescored.code, rescored.stderr).toBe(0);
-      expect(rescored.stderr + rescored.stdout).toMatch(/rescored 9 trial\(s\) of \S+; 2 explanation score/);
+      // The same counts as the run printed: re-derived from what the judges said, calling nothing.
+      const counts = /explanations \(judges a, b\): (.*)/.exec(first.stderr)![1]!;
+      expect(rescored.stderr + rescored.stdout).toContain(`rescored 9 trial(s) of ${runId}; explanations re-derived from stored judgments: ${counts}`);
       expect([openai.requests.length, anthropic.requests.length]).toEqual(calls);
     };
     await resumeAndRescore();

@@ -3,6 +3,7 @@ import { ConfigError, parseModelSpec, stripControl, type ChatParams } from '../.
 import { loadRunConfig } from '../../engine/run-config.js';
 import { startRun } from '../../runs.js';
 import type { SuiteRunConfig, SuiteRunOutcome } from '../../suites/run-kind.js';
+import { judgingCounts } from '../../suites/judging/aggregate.js';
 import { writeReport } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -157,7 +158,7 @@ export async function runCommand(suites: string[], f: RunFlags, given: ReadonlyS
     const judged = outcome.explanations;
     if (judged) {
       const c = judged.counts;
-      process.stderr.write(`explanations (judges ${judged.judges.join(', ')}): ${c.judged} judged (${judged.passed} passed), ${c['not-applicable']} not applicable, ${c['no-explanation']} without explanation, ${c.unscored} unscored, ${c.pending} pending\n`);
+      process.stderr.write(`explanations (judges ${judged.judges.join(', ')}): ${judgingCounts(judged)}\n`);
       if (c.unscored) process.stderr.write(`${c.unscored} explanation(s) unscored (judge failures, not counted as wrong); ask again with: ${commandHint(['run', '--resume', runId, '--retry-errors'], store.url)}\n`);
     }
     if (f.planOnly) {

@@ -11,6 +11,12 @@ export interface JudgingSummary {
   passed: number;
 }
 
+/** The counts of a judging summary as the CLI says them after a run and a rescore. */
+export function judgingCounts(s: JudgingSummary): string {
+  const c = s.counts;
+  return `${c.judged} judged (${s.passed} passed), ${c['not-applicable']} not applicable, ${c['no-explanation']} without explanation, ${c.unscored} unscored, ${c.pending} pending`;
+}
+
 /** Trials under test scored at a time: what is held of the run's judge trials, judgments and scores at once. */
 const PAGE = 5000;
 
