@@ -96,6 +96,18 @@ describe('paideia scenario (commands)', () => {
     expect(limited.err).toMatch(/resume with: (npx )?paideia scenario run .*other\.yaml .*--rpm 600 --max-in-flight 2 --resume/);
   });
 
+  it('run says why judgments went unscored, grouped by reason, and where the report lists them', async () => {
+    // The judge never answers in the format: three attempts each, then stored unscored.
+    const chatty = JSON.stringify({ byRole: { teacher: ['Why?', 'Yes. <end>'], student: ['Because.'], judge: ['A fine lesson, 4 out of 5.'] }, onEnd: 'repeat-last' });
+    const dir = scenarioDir({ 'ok.yaml': SCRIPTED, 's.json': chatty });
+    const io = capture({ SCRIPT_KEY: 'k' });
+    const run = await scenarioRunCommand(join(dir, 'ok.yaml'), { store: `sqlite:${join(dir, 'p.db')}`, judge: true }, io);
+    expect(run.exitCode, io.err).toBe(0);
+    expect(io.err).toMatch(/judgments: 4 new, 0 stored, 4 unscored/);
+    expect(io.err).toContain("4 judgment(s) unscored (kept with the judge's answer, never counted as 0), by reason:\n  4 x the judge's answer did not fit format after 3 attempt(s): no JSON object found");
+    expect(io.err).toMatch(new RegExp(`the report lists them per judge: (npx )?paideia scenario report ${run.runId} --format md --store `));
+  });
+
   it('a call that times out names what gives the model longer: scenario run --timeout, or the entry\'s kargs.timeout, which wins over it', async () => {
     const judged = '<json>{"clarity": 4, "warmth": 4, "comment": "ok"}</json>';
     const slow = await startOpenAICompatibleServer({

@@ -119,6 +119,11 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         + (j ? `; judgments: ${j.new} new, ${j.stored} stored, ${j.unscored} unscored, ${j.failed} failed, ${j.pending} pending` : '') + `; spent $${summary.spentUsd.toFixed(4)} (store ${store.url})\n`);
       const failures = summary.failed > 0 || (j?.failed ?? 0) > 0 ? await scenarioFailures(store, runId, await store.listTrials(runId)) : [];
       if (failures.length > 0) io.stderr(`failures, grouped by error:\n${failureLines(failures).map(stripControl).join('\n')}\n`);
+      if (j?.unscored) {
+        io.stderr(`${j.unscored} judgment(s) unscored (kept with the judge's answer, never counted as 0), by reason:\n${j.unscoredReasons.map(r => `  ${r.count} x ${stripControl(r.reason)}`).join('\n')}\n`
+          + (scenario.evaluation?.formatMode === 'tool' ? 'a judge model that does not call tools may answer with evaluation.format_mode: prompt; ' : '')
+          + `the report lists them per judge: ${commandHint(['scenario', 'report', runId, '--format', 'md'], store.url)}\n`);
+      }
       if (f.report) {
         const report = scenarioReport(store, runId);
         mkdirSync(dirname(f.report), { recursive: true });

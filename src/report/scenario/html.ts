@@ -77,6 +77,11 @@ export function renderScenarioHtml(r: ScenarioReport): string {
         ], 3)),
       ),
     );
+    const reasons = r.judges.flatMap(j => j.unscoredReasons.map(u => row([j.judge, u.reason, String(u.count)], 2)));
+    if (reasons.length > 0) {
+      body.push('<h3>Unscored judgments</h3>', '<p class="note">Answers that never fit the format, by reason (the most frequent per judge); left out of every mean, never counted as 0.</p>',
+        table(['judge', 'reason', 'count'], reasons));
+    }
   }
   if (r.comparisons.length > 0) {
     body.push(

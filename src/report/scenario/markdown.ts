@@ -76,6 +76,11 @@ export function renderScenarioReport(r: ScenarioReport): string {
       '|---|---|---|---|---|---|---|---|---|---|---|',
       ...r.judges.map(j => `| ${cellText(j.judge)} | ${cellText(j.spec)} | ${cellText(j.family)} | ${j.judgments} | ${j.unscored} | ${fmtEstimate(j.meanScore)} | ${num(j.repeatVariance.mean, 5)} (${j.repeatVariance.outputs}) | ${fmtEstimate(j.selfPreference.own.delta)} | ${fmtEstimate(j.selfPreference.other.delta)} | ${num(j.selfPreference.excess)} | ${num(j.selfPreference.excessOthers)} |`),
     );
+    const reasons = r.judges.flatMap(j => j.unscoredReasons.map(u => [cellText(j.judge), cellText(u.reason), String(u.count)]));
+    if (reasons.length > 0) {
+      lines.push('', '### Unscored judgments', '', 'Answers that never fit the format, by reason (the most frequent per judge); left out of every mean, never counted as 0.', '',
+        ...table(['judge', 'reason', 'count'], reasons));
+    }
   }
   if (r.comparisons.length > 0) {
     lines.push(

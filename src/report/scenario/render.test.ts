@@ -19,6 +19,8 @@ async function hostileReport(): Promise<ScenarioReport> {
   r.radar.series[0]!.model = EVIL;
   r.judges[0]!.judge = EVIL;
   r.judges[0]!.family = EVIL;
+  // A judge's answer can be the reason it is unscored.
+  r.judges[0]!.unscoredReasons = [{ reason: EVIL, count: 2 }];
   return r;
 }
 
@@ -35,6 +37,8 @@ describe('report rendering', () => {
     expect((html.match(/<polygon [^>]*fill-opacity/g) ?? []).length).toBe(2);
     expect(html).toContain('<h2>Judges</h2>');
     expect(html).toContain('house-judge-v1');
+    expect(html).toContain('<h3>Unscored judgments</h3>');
+    expect(html).toMatch(/<td>&lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; &amp; \| pipe\nnewline<\/td><td class="n">2<\/td>/);
   });
 
   it('HTML: a Content-Security-Policy that forbids scripts, as the suite report has, and no <script', async () => {
@@ -50,6 +54,9 @@ describe('report rendering', () => {
     const modelRow = md.split('\n').find(l => l.startsWith('| &lt;script&gt;'))!;
     expect(modelRow).toContain('&amp; \\| pipe newline');
     expect(md).toContain('## Judges');
+    expect(md).toContain('### Unscored judgments');
+    const unscored = md.slice(md.indexOf('### Unscored judgments')).split('\n').find(l => l.endsWith(' | 2 |'))!;
+    expect(unscored.match(/&lt;script&gt;alert/g)).toHaveLength(2);
     // Every table row has as many cells as its header.
     for (const block of md.split('\n\n').filter(b => b.startsWith('|'))) {
       const rows = block.split('\n').filter(Boolean);

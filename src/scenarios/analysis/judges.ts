@@ -1,6 +1,7 @@
 import type { Judgment } from '../../core/judgment.js';
 import type { Score } from '../../core/scorer.js';
 import { meanInterval } from '../../stats/inference/mean-interval.js';
+import { unscoredReasons, type UnscoredReason } from '../judge/unscored.js';
 import { SCENARIO_INTERVAL, type Estimate } from './estimate.js';
 import type { ModelFamily } from '../../providers/family.js';
 import { finite, mean, sampleVariance, type ScenarioRunData } from './stored.js';
@@ -15,6 +16,8 @@ export interface JudgeAnalysis {
   /** Conforming judgments (all repeats) and judgments that never fit the format. */
   judgments: number;
   unscored: number;
+  /** Why its judgments were unscored (an answer that never fit the format), most frequent first. */
+  unscoredReasons: UnscoredReason[];
   /** The judge's score per dialogue (its repeats combined as the panel combines them), over dialogues. */
   meanScore: Estimate;
   /**
@@ -100,6 +103,7 @@ export function analyseJudges(data: ScenarioRunData): JudgeAnalysis[] {
       familySource: family.source,
       judgments: valid.length,
       unscored: own.length - valid.length,
+      unscoredReasons: unscoredReasons(own),
       meanScore: meanInterval(judgeScores, SCENARIO_INTERVAL),
       repeatVariance: {
         outputs: variances.length,

@@ -6,6 +6,7 @@ import { openAIChatBody, startOpenAICompatibleServer, type FakeServer, type Reco
 import { parseScenario } from '../load.js';
 import { buildChatModel } from '../models.js';
 import { runScenario } from '../run.js';
+import { scenarioReport } from '../index.js';
 import { LOOP_SCENARIO, loopModels, scenarioDir } from '../testing/fixtures.js';
 import { JUDGE_TOOL_NAME } from './format.js';
 
@@ -93,6 +94,11 @@ describe('judging against an OpenAI-compatible server', () => {
     const panel = scores.find(x => x.scorer.name === 'judge:guide')!;
     expect(panel.value).toBeNull();
     expect(summary.judging).toMatchObject({ new: 1, unscored: 1 });
+    // Why, as the run's summary and the report say it.
+    const why = "the judge's answer did not fit format after 3 attempt(s): clarity must be a number; warmth is missing; comment is missing";
+    expect(summary.judging?.unscoredReasons).toEqual([{ reason: why, count: 1 }]);
+    const report = await scenarioReport(store, r.id);
+    expect(report.judges.find(j => j.judge === 'judge')?.unscoredReasons).toEqual([{ reason: why, count: 1 }]);
     await store.close();
   });
 

@@ -8,6 +8,7 @@ import { JSON_CLOSE, JSON_OPEN, JUDGE_TOOL_NAME, checkAnswer, extractJson, forma
 import { judgeMessages } from './prompt.js';
 import { elmesMean, numericFields, numericValue } from './fields.js';
 import { aggregate, valueAt, weightedScore, type Weighted } from './score.js';
+import { unscoredReasons, type UnscoredReason } from './unscored.js';
 
 /** Step kind of a scenario judge's trial: one judge, one repeat, one dialogue. */
 export const SCENARIO_JUDGE_STEP = 'scenario-judge';
@@ -178,6 +179,8 @@ export interface JudgeSummary {
   judgments: number;
   /** Judgments whose answer never fit `format` (stored unscored with the raw text). */
   unscored: number;
+  /** Why they are unscored, most frequent first. */
+  unscoredReasons: UnscoredReason[];
   /** Dialogues with a panel score. */
   aggregated: number;
 }
@@ -188,7 +191,7 @@ export interface JudgeSummary {
  */
 export async function aggregatePanels(store: Store, runId: string, scenario: Scenario): Promise<JudgeSummary> {
   const ev = scenario.evaluation;
-  const summary: JudgeSummary = { judgments: 0, unscored: 0, aggregated: 0 };
+  const summary: JudgeSummary = { judgments: 0, unscored: 0, unscoredReasons: [], aggregated: 0 };
   if (!ev) return summary;
   const current = (await store.listJudgments(runId)).filter(j => j.promptVariant === ev.version && j.producer.name === SCENARIO_JUDGE_STEP);
   const changed: Judgment[] = [];
@@ -202,6 +205,7 @@ export async function aggregatePanels(store: Store, runId: string, scenario: Sce
     if (own.details?.unscored === true) summary.unscored++;
   }
   if (changed.length) await store.saveJudgments(changed);
+  summary.unscoredReasons = unscoredReasons(current);
   const dialogues = await loadStoredDialogues(store, runId);
   const panel: Score[] = [];
   for (const [trialId, own] of byTarget) {
