@@ -224,7 +224,20 @@ describe('loadScenario: every error path, with file, line and dot-path', () => {
     - { id: q1, persona: Ana, problem: "2x = 6" }
     - { id: q2, persona: Ben }
 evaluation:`);
-    expect(issuesOf(() => load(text))[0]!.message).toMatch(/task "q2" has no variable "problem"/);
+    const [issue] = issuesOf(() => load(text));
+    expect(issue).toMatchObject({ line: lineOf(text, '{ id: q2, persona: Ben }'), field: 'problem' });
+    expect(issue!.message).toBe('this task has no variable "problem", used by prompt 0 of agent "teacher" ({problem}); its variables: id, persona');
+  });
+
+  it('a variable missing from some tasks of a task file is told at that file\'s line, with how many others lack it', () => {
+    const dir = scenarioDir({
+      'tasks.jsonl': ['{"persona": "Ana", "problem": "2x = 6"}', '{"persona": "Ben", "problm": "x + 1 = 3"}', '{"persona": "Cy"}', ''].join('\n'),
+    });
+    const text = (file: string) => LOOP_SCENARIO.replace(/tasks:[\s\S]*?evaluation:/, `tasks:\n  mode: iter\n  file: ${file}\n  start_prompt: "Help me with {problem}"\nevaluation:`);
+    const [issue, ...rest] = issuesOf(() => parseScenario(join(dir, 's.yaml'), text('tasks.jsonl'), { env: {} }));
+    expect(rest.filter(i => i.field === 'problem')).toEqual([]);
+    expect(issue).toMatchObject({ file: join(dir, 'tasks.jsonl'), line: 2, field: 'problem' });
+    expect(issue!.message).toBe('this task (and 1 other task(s)) has no variable "problem", used by prompt 0 of agent "teacher" ({problem}) and the start prompt ({problem}); it has "problm": a misspelling?; its variables: persona, problm');
   });
 
   it('evaluation placeholders must be task.<variable>, messages.as_dialog() or anchors', () => {

@@ -12,7 +12,7 @@ import { baseUrlProblem } from '../providers/shared/base-url.js';
 import { modelIdentity, redactUrl, resolveModel, SECRET_KEY } from './models.js';
 import { ScenarioFileSchema, type ScenarioFile } from './schema.js';
 import { expandShortForms, type ExpandedScenarioFile } from './short-forms.js';
-import { buildTasks } from './tasks.js';
+import { buildTasks, type TaskOrigin } from './tasks.js';
 import { placeholders } from './template.js';
 import type { PromptMessage, Scenario, ScenarioAgent, ScenarioModel, ScenarioTask, ScenarioVariant } from './types.js';
 import { parseYamlMapping } from '../core/config/yaml-mapping.js';
@@ -139,11 +139,12 @@ function resolveScenario(data: ExpandedScenarioFile, file: string, source: YamlS
     }
   }
 
-  const tasks = buildTasks(data.tasks, baseDir, source, issues);
+  const origins = new Map<string, TaskOrigin>();
+  const tasks = buildTasks(data.tasks, baseDir, source, issues, { origins });
   const startPrompt: PromptMessage | undefined = data.tasks.start_prompt === undefined ? undefined
     : typeof data.tasks.start_prompt === 'string' ? { role: 'user', content: data.tasks.start_prompt }
       : { role: data.tasks.start_prompt.role ?? 'user', content: data.tasks.start_prompt.content };
-  checkVariables(data, tasks, source, issues);
+  checkVariables(data, tasks, source, issues, origins);
 
   const variables = new Set(tasks.flatMap(t => Object.keys(t.vars)));
   const evaluation = data.evaluation
@@ -207,7 +208,7 @@ function resolveScenario(data: ExpandedScenarioFile, file: string, source: YamlS
 }
 
 /** Every `{variable}` of agent prompts and the start prompt must exist in every task. */
-function checkVariables(data: ExpandedScenarioFile, tasks: ScenarioTask[], source: YamlSource, issues: ConfigIssue[]): void {
+function checkVariables(data: ExpandedScenarioFile, tasks: ScenarioTask[], source: YamlSource, issues: ConfigIssue[], origins: ReadonlyMap<string, TaskOrigin>): void {
   if (tasks.length === 0) return;
   const uses: Array<{ path: Array<string | number>; where: string; name: string }> = [];
   for (const [agent, a] of Object.entries(data.agents)) {
@@ -221,6 +222,8 @@ function checkVariables(data: ExpandedScenarioFile, tasks: ScenarioTask[], sourc
     for (const name of placeholders(content)) uses.push({ path: typeof sp === 'string' ? ['tasks', 'start_prompt'] : ['tasks', 'start_prompt', 'content'], where: 'the start prompt', name });
   }
   const reported = new Set<string>();
+  // A task line lacking a variable is told once, with every place that uses it.
+  const atTask = new Map<string, { origin: TaskOrigin; key: string; uses: string[]; message: (uses: string) => string }>();
   for (const use of uses) {
     const key = use.name.startsWith('task.') ? use.name.slice(5) : use.name;
     const missing = tasks.find(t => !Object.hasOwn(t.vars, key));
@@ -230,8 +233,23 @@ function checkVariables(data: ExpandedScenarioFile, tasks: ScenarioTask[], sourc
     reported.add(id);
     const known = Object.keys(missing.vars);
     const guess = closest(key, known);
-    const scope = tasks.every(t => !Object.hasOwn(t.vars, key)) ? 'the tasks have no variable' : `task "${missing.id}" has no variable`;
+    const lacking = tasks.filter(t => !Object.hasOwn(t.vars, key)).length;
+    const origin = origins.get(missing.hash);
+    // Some tasks lack it: the task's line is what to fix (the others show the prompt is right).
+    if (lacking < tasks.length && origin) {
+      const others = lacking > 1 ? ` (and ${lacking - 1} other task(s))` : '';
+      const entry = atTask.get(`${missing.hash}\u0000${key}`) ?? atTask.set(`${missing.hash}\u0000${key}`, {
+        origin, key, uses: [],
+        message: where => `this task${others} has no variable "${key}", used by ${where}${guess ? `; it has "${guess}": a misspelling?` : ''}; its variables: ${known.join(', ') || '(none)'}`,
+      }).get(`${missing.hash}\u0000${key}`)!;
+      entry.uses.push(`${use.where} ({${use.name}})`);
+      continue;
+    }
+    const scope = lacking === tasks.length ? 'the tasks have no variable' : `task "${missing.id}" has no variable`;
     issues.push(source.issue(use.path, `unknown variable {${use.name}} in ${use.where}: ${scope} "${key}"${guess ? `; did you mean {${guess}}?` : ''}; variables: ${known.join(', ') || '(none)'}`));
+  }
+  for (const t of atTask.values()) {
+    issues.push({ file: t.origin.file, line: t.origin.line, field: t.key, message: t.message(t.uses.join(' and ')) });
   }
 }
 

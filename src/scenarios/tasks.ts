@@ -19,7 +19,18 @@ export const MAX_TASKS = 250_000;
 /** Where task files are read and how large they may be (tests lower the limit). */
 export interface TaskFileOptions {
   maxFileBytes?: number;
+  /** Filled with the line of its task file each task was read from, by task hash (problems with a task are told there). */
+  origins?: Map<string, TaskOrigin>;
 }
+
+/** The line of a task file a task came from. */
+export interface TaskOrigin {
+  file: string;
+  line: number;
+}
+
+// Set by the task file readers on each variable set they make: the sets are fresh objects.
+const readAt = new WeakMap<Vars, TaskOrigin>();
 
 /**
  * The task list: `iter` takes the variable sets in order (from `content` or a JSONL/CSV `file`);
@@ -45,7 +56,12 @@ export function buildTasks(tasks: ScenarioFile['tasks'], baseDir: string, source
       issues.push(source.issue(['tasks', 'content'], 'mode iter takes a list of variable sets, e.g. - {persona: ..., question: ...}; for lists of values per variable use mode: union'));
       return [];
     }
-    sets = tasks.content.map(row => stringify(row));
+    sets = tasks.content.map((row, i) => {
+      const set = stringify(row);
+      const at = source.issue(['tasks', 'content', i], '');
+      if (at.file !== undefined && at.line !== undefined) readAt.set(set, { file: at.file, line: at.line });
+      return set;
+    });
   } else {
     if (Array.isArray(tasks.content)) {
       issues.push(source.issue(['tasks', 'content'], 'mode union takes lists of values per variable, e.g. persona: [...] and question: [...]; for a list of variable sets use mode: iter'));
@@ -68,7 +84,7 @@ export function buildTasks(tasks: ScenarioFile['tasks'], baseDir: string, source
     issues.push(source.issue(['tasks'], `the tasks hold ${sets.length.toLocaleString('en-US')} variable sets, above the limit of ${MAX_TASKS.toLocaleString('en-US')}; split the study`));
     return [];
   }
-  return identify(sets, source, issues);
+  return identify(sets, source, issues, o.origins);
 }
 
 function stringify(row: Record<string, string | number | boolean>): Vars {
@@ -81,7 +97,7 @@ function cartesian(lists: ReadonlyArray<readonly [string, string[]]>): Vars[] {
   return lists.length === 0 ? [] : out;
 }
 
-function identify(sets: Vars[], source: YamlSource, issues: ConfigIssue[]): ScenarioTask[] {
+function identify(sets: Vars[], source: YamlSource, issues: ConfigIssue[], origins?: Map<string, TaskOrigin>): ScenarioTask[] {
   const byHash = new Map<string, ScenarioTask>();
   const ids = new Map<string, string>();
   for (const vars of sets) {
@@ -95,6 +111,8 @@ function identify(sets: Vars[], source: YamlSource, issues: ConfigIssue[]): Scen
     }
     ids.set(id, hash);
     byHash.set(hash, { id, hash, vars });
+    const origin = readAt.get(vars);
+    if (origin) origins?.set(hash, origin);
   }
   return [...byHash.values()];
 }
@@ -141,7 +159,9 @@ function readTaskLine(file: string, line: number, value: unknown, out: Vars[], i
     else issues.push({ file, line, field: k, message: 'a task variable must be a string, number or boolean' });
   }
   // fromEntries keeps a variable named __proto__ as a variable; assignment would drop it.
-  out.push(Object.fromEntries(vars));
+  const set: Vars = Object.fromEntries(vars);
+  readAt.set(set, { file, line });
+  out.push(set);
 }
 
 function readCsv(file: string, text: string, issues: ConfigIssue[]): Vars[] {
@@ -171,7 +191,9 @@ function readCsv(file: string, text: string, issues: ConfigIssue[]): Vars[] {
       issues.push({ file, line: row.line, message: `this row has ${row.fields.length} field(s), the header has ${names.length}` });
       continue;
     }
-    out.push(Object.fromEntries(names.map((n, i) => [n, row.fields[i]!])));
+    const set: Vars = Object.fromEntries(names.map((n, i) => [n, row.fields[i]!]));
+    readAt.set(set, { file, line: row.line });
+    out.push(set);
   }
   return out;
 }
