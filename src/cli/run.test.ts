@@ -406,6 +406,10 @@ describe('paideia run --endpoint', () => {
         await store.close();
       }
     }
+    // A --base-url without its scheme is the one thing said: no warning about prices comes first.
+    const schemeless = await runCli(['run', suite, '-m', 'openai:tutor-1', '--repeats', '1', '--base-url', '127.0.0.1:18081/v1'], { cwd });
+    expect(schemeless.code).toBe(2);
+    expect(schemeless.stderr).toBe('error: field "--base-url": "127.0.0.1:18081/v1" is not a URL; write the scheme, e.g. http://127.0.0.1:18081/v1\n');
   });
 });
 

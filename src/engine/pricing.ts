@@ -1,5 +1,5 @@
 import { ConfigError, type ModelSpec, type PriceTable, type Store } from '../core/index.js';
-import { costOf, estimateCost, loadPriceTable, priceFor } from '../providers/pricing.js';
+import { costOf, estimateCost, loadPriceTable, priceFor, priceTableName } from '../providers/pricing.js';
 import type { CostModel } from './call.js';
 
 /**
@@ -41,7 +41,7 @@ export function pricedCosts(
 export function unpricedForCap(prices: PriceTable, specs: ReadonlyArray<string>, capUsd: number | undefined): string[] {
   const unpriced = [...new Set(specs)].filter(spec => !priceFor(prices, spec));
   if (capUsd !== undefined && unpriced.length) {
-    throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${prices.source}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
+    throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${priceTableName(prices)}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
   }
   return unpriced;
 }

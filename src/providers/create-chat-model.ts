@@ -67,7 +67,7 @@ export function createChatModel(spec: ModelSpec, options: CreateChatModelOptions
       return createAnthropicModel({ model: spec.model, ...io, ...(options.endpoint ? { baseURL: options.endpoint } : {}) });
     case 'baseline':
       if (spec.model === 'script') {
-        if (!options.scriptFile) throw specError(spec, 'baseline:script needs a script file: pass --script <file.json|file.jsonl> (option `scriptFile`)');
+        if (!options.scriptFile) throw specError(spec, 'baseline:script needs a script file: pass --script <file.json|file.jsonl> (in a scenario file, the model entry names it: script: <file>)');
         return createScriptModel({ turns: loadScriptFile(options.scriptFile) });
       }
       if (!(BASELINE_NAMES as readonly string[]).includes(spec.model)) {

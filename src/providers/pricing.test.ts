@@ -98,7 +98,7 @@ describe('prices where the model is served', () => {
   it('says why a model has no price', () => {
     expect(unpricedReason(shipped, 'openai:gpt-4.1-mini', { endpoint: 'http://127.0.0.1:8080/v1' }))
       .toBe("openai:gpt-4.1-mini is served from http://127.0.0.1:8080/v1, not api.openai.com: the vendor's list price does not apply there; give --prices FILE naming openai:gpt-4.1-mini (OpenRouter's models list JSON is read as is)");
-    expect(unpricedReason(shipped, 'openai:my-finetune')).toBe('no price for openai:my-finetune in the built-in table; give --prices FILE naming it');
+    expect(unpricedReason(shipped, 'openai:my-finetune')).toBe('no price for openai:my-finetune in the built-in price table; give --prices FILE naming it');
     expect(unpricedReason(shipped, 'openai:gpt-4.1-mini')).toBeUndefined();
   });
 });

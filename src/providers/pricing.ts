@@ -108,7 +108,12 @@ export function unpricedReason(table: PriceTable, spec: ModelSpec | string, o: P
   if (priceFor(table, spec)) {
     return `${full} is served from ${o.endpoint}, not ${VENDOR_HOSTS[provider]}: the vendor's list price does not apply there; give --prices FILE naming ${full} (OpenRouter's models list JSON is read as is)`;
   }
-  return `no price for ${full} in ${table.source === 'built-in' ? 'the built-in table' : table.source}; give --prices FILE naming it`;
+  return `no price for ${full} in ${priceTableName(table)}; give --prices FILE naming it`;
+}
+
+/** How a message names a price table: the shipped one, or the file it came from. */
+export function priceTableName(table: PriceTable): string {
+  return table.source === 'built-in' ? 'the built-in price table' : table.source;
 }
 
 function splitSpec(spec: ModelSpec | string): { full: string; provider: string; model: string } {

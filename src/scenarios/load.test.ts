@@ -217,6 +217,16 @@ describe('loadScenario: every error path, with file, line and dot-path', () => {
     expect(issue!.message).toBe('unknown variable {imagee} in prompt 0 of agent "teacher": the tasks have no variable "imagee"; did you mean {image}?; variables: image, question');
   });
 
+  it('an unknown key is told with the problems found past it, not alone first', () => {
+    const text = LOOP_SCENARIO.replace('recursion_limit: 20', 'recursion_limt: 20').replace('    model: tutor\n', '    model: tutr\n')
+      .replace('You are {persona}.', 'You are {persona_x}.');
+    expect(issuesOf(() => load(text)).map(i => [i.line, i.field, i.message])).toEqual([
+      [lineOf(text, 'recursion_limt'), 'globals.recursion_limt', 'unknown key "recursion_limt"; did you mean "recursion_limit"?'],
+      [lineOf(text, 'model: tutr'), 'agents.teacher.model', 'no model "tutr" under models; did you mean "tutor"?'],
+      [lineOf(text, '{persona_x}'), 'agents.student.prompt.0.content', 'unknown variable {persona_x} in prompt 0 of agent "student": the tasks have no variable "persona_x"; did you mean {persona}?; variables: persona, problem'],
+    ]);
+  });
+
   it('a variable missing from some iter tasks names the task', () => {
     const text = LOOP_SCENARIO.replace(/tasks:[\s\S]*?evaluation:/, `tasks:
   mode: iter
@@ -350,7 +360,7 @@ describe('model overrides (--model alias=spec)', () => {
     const flag = load(ELMES, { env, baseUrl: 'http://127.0.0.1:9999/v1' });
     expect(flag.models.get('gpt4o')).toMatchObject({ apiBase: 'http://127.0.0.1:9999/v1', spec: { spec: 'openai:gpt-4o-mini' } });
     expect(flag.models.get('gpt4o')!.apiKey).toBeUndefined();
-    expect(issuesOf(() => load(ELMES, { env, baseUrl: '127.0.0.1:9999/v1' }))).toContainEqual(expect.objectContaining({ field: '--base-url', message: expect.stringMatching(/is not a URL; expected e\.g\. http:\/\//) }));
+    expect(issuesOf(() => load(ELMES, { env, baseUrl: '127.0.0.1:9999/v1' }))).toContainEqual(expect.objectContaining({ field: '--base-url', message: '"127.0.0.1:9999/v1" is not a URL; write the scheme, e.g. http://127.0.0.1:9999/v1' }));
   });
 
   it('an unknown alias is an error naming --model; an alias given twice sweeps it', () => {

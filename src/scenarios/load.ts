@@ -54,8 +54,8 @@ export function loadScenario(file: string, options: LoadScenarioOptions = {}): S
 
 /** As loadScenario, from text already read (`file` names it in messages and anchors relative paths). */
 export function parseScenario(file: string, text: string, options: LoadScenarioOptions = {}): Scenario {
-  const { source, data } = parseYamlMapping(file, text, ScenarioFileSchema, 'a scenario is a YAML mapping with models, agents, directions and tasks');
-  const issues: ConfigIssue[] = [];
+  // Unknown keys are told with every other problem of the file, not alone first.
+  const { source, data, issues } = parseYamlMapping(file, text, ScenarioFileSchema, 'a scenario is a YAML mapping with models, agents, directions and tasks');
   const expanded = expandShortForms(data, source, issues);
   const scenario = resolveScenario(expanded, file, source, options, issues);
   if (issues.length > 0 || !scenario) throw new ConfigError(issues);

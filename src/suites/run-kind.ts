@@ -85,6 +85,9 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
   if (dup) throw new ConfigError([{ field: '--model', message: `model alias "${dup}" is used twice; give one an alias: name=${dup}` }]);
   if (!c.judges?.length && c.judgeFamilies?.length) throw new ConfigError([{ field: '--judge-family', message: 'only means something with two --judge flags' }]);
   const flagJudging = c.judges?.length ? judgingConfig(c.judges, c.judgeFamilies ?? [], specs) : undefined;
+  // A malformed endpoint is the problem to tell, before any warning about prices.
+  if (c.baseUrl !== undefined) checkBaseUrl(c.baseUrl, '--base-url');
+  if (c.judgeBaseUrl !== undefined) checkBaseUrl(c.judgeBaseUrl, '--judge-base-url');
   const params: ChatParams = {
     ...(c.temperature !== undefined ? { temperature: c.temperature } : {}), ...(c.maxTokens !== undefined ? { maxTokens: c.maxTokens } : {}),
   };

@@ -14,11 +14,12 @@ export const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 /** Every issue on its own line, `file:line, field "x": message`, so editors can jump to it. */
 export function printIssues(error: ConfigError, io: ScenarioIO): void {
-  for (const issue of error.issues) {
+  // One problem per line, after "error: " as every command says it.
+  error.issues.forEach((issue, i) => {
     const where = formatLocation(issue);
     // Messages quote YAML keys and file text: escape sequences in them must not reach the terminal.
-    io.stderr(stripControl(`${where ? `${where}: ` : ''}${issue.message}\n`));
-  }
+    io.stderr(stripControl(`${i === 0 ? 'error: ' : ''}${where ? `${where}: ` : ''}${issue.message}\n`));
+  });
 }
 
 /** Run a command body; bad input is printed as issues and becomes exit code 2. */

@@ -9,6 +9,8 @@ export function baseUrlProblem(baseURL: string): string | undefined {
   try {
     url = new URL(baseURL);
   } catch {
+    // host:port/path with no scheme: say the URL it most likely is.
+    if (URL.canParse(`http://${baseURL}`) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(baseURL)) return `"${baseURL}" is not a URL; write the scheme, e.g. http://${baseURL}`;
     return `"${baseURL}" is not a URL; expected e.g. http://127.0.0.1:8080/v1`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

@@ -47,6 +47,14 @@ describe('buildTable', () => {
       ['length', 'observation', [['o1', 120], ['o2', 80]]], ['years', 'unit', [['u1', 12]]],
     ]);
   });
+  it('an experts file with rows but no score (a blank template) says to fill in the score column', () => {
+    const ratings = csv('observation,item,rater,prompt,score\no1,q,m,base,2\n', 'ratings.csv');
+    expect(issuesOf(() => buildTable({ ratings, scales: scales(), experts: csv('observation,item,expert,score\no1,q,e1,\no2,q,e1,\n', 'experts.csv') })))
+      .toBe('experts.csv: has 2 row(s) but no score: fill in the score column (a blank score is a cell not rated yet), then run the same command again');
+    expect(issuesOf(() => buildTable({ ratings, scales: scales(), experts: csv('observation,item,expert,score\n', 'experts.csv') })))
+      .toBe('experts.csv: has no expert rows: one row per observation, item and expert, with a score');
+  });
+
   it('reports every problem at once with file, line and column, and computes nothing', () => {
     const message = issuesOf(() => buildTable({
       ratings: csv('observation,item,rater,prompt,score\no1,q,m,base,x\no2,q,m,base,5\no1,z,m,base,1\no3,q,m,base,1\no3,q,m,base,2\n', 'ratings.csv'),

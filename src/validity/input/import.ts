@@ -123,7 +123,12 @@ function finishTable(ratings: RatingRow[], scales: ScaleTable, t: Partial<Omit<T
     issues.push(...c.issues);
   }
   if (ratings.length === 0 && issues.length === 0) issues.push({ file: context.ratingsSource, message: 'has no rating rows' });
-  if (t.experts && experts.length === 0 && issues.length === 0) issues.push({ file: t.experts.file, message: 'has no expert rows' });
+  if (t.experts && experts.length === 0 && issues.length === 0) {
+    // A template straight from `validity template` has its rows, every score blank.
+    issues.push({ file: t.experts.file, message: t.experts.records.length > 0
+      ? `has ${t.experts.records.length} row(s) but no score: fill in the score column (a blank score is a cell not rated yet), then run the same command again`
+      : 'has no expert rows: one row per observation, item and expert, with a score' });
+  }
   if (issues.length) throw new ConfigError(issues.slice(0, 25).concat(issues.length > 25 ? [{ message: `... and ${issues.length - 25} more problem(s)` }] : []));
   return { ratings, experts, outcomes, units, scales, baselines, raterWeights };
 }

@@ -37,8 +37,8 @@ export interface StudyDraft extends Omit<Study, 'observations'> {
 export function loadStudyFile(file: string, o: { observationsRun?: string } = {}): StudyDraft {
   const read = readUserText(file, 'study file', FILE_LIMITS.config);
   if ('problem' in read) throw new ConfigError([{ file, message: read.problem }]);
-  const { source, data } = parseYamlMapping(file, read.text, StudyFileSchema, 'a study is a YAML mapping with name, observations, items, families and raters');
-  const issues: ConfigIssue[] = [];
+  // Unknown keys are told with every other problem of the file, not alone first.
+  const { source, data, issues } = parseYamlMapping(file, read.text, StudyFileSchema, 'a study is a YAML mapping with name, observations, items, families and raters');
   const ids = new Set<string>();
   data.items.forEach((item, i) => {
     if (ids.has(item.id)) issues.push(source.issue(['items', i, 'id'], `item "${item.id}" is listed twice`));
