@@ -20,5 +20,7 @@ describe('raisedCapArgs', () => {
     // 4.9 + 12 = 16.9: twice the cap (10) would be refused again.
     expect(raisedCapArgs({ stoppedBy: 'cost-cap', spentUsd: 4.9, refusedUsd: 12 }, 5)).toEqual(['--cost-cap', '16.9']);
     expect(raisedCapArgs({ stoppedBy: 'cost-cap', spentUsd: 0, refusedUsd: 2.0035 }, 0.5)).toEqual(['--cost-cap', '2.01']);
+    // A hair above a whole cent is the next cent, or the pasted cap refuses the same call again.
+    expect(raisedCapArgs({ stoppedBy: 'cost-cap', spentUsd: 0, refusedUsd: 4.1500000005 }, 1)).toEqual(['--cost-cap', '4.16']);
   });
 });

@@ -8,6 +8,8 @@ import type { RunOutcome } from '../core/index.js';
 export function raisedCapArgs(outcome: Pick<RunOutcome, 'stoppedBy' | 'spentUsd' | 'refusedUsd'>, capUsd: number | undefined): string[] {
   if (outcome.stoppedBy !== 'cost-cap') return [];
   const need = Math.max(1, 2 * (capUsd ?? 0), 2 * outcome.spentUsd, outcome.spentUsd + (outcome.refusedUsd ?? 0));
-  // Less a hair before rounding up, so 16.9 stays 16.9 rather than becoming 16.91 by float error.
-  return ['--cost-cap', String(Math.ceil(need * 100 - 1e-6) / 100)];
+  // Up to a cent, never below what is needed: 16.9 stays 16.9 (not 16.91 by float error), 4.1500000005 is 4.16.
+  let cents = Math.round(need * 100);
+  if (cents / 100 < need) cents += 1;
+  return ['--cost-cap', String(cents / 100)];
 }

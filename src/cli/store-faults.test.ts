@@ -1,6 +1,7 @@
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from './exit-codes.js';
@@ -56,7 +57,25 @@ describe('the CLI on a store in a folder it cannot write', () => {
     chmodSync(unclean, 0o555);
     const refused = await runCli(['runs', '--store', `sqlite:${join(unclean, 'open.db')}`], options);
     expect(refused.code).toBe(EXIT_CODES.storeFailed);
-    expect(refused.stderr).toMatch(/was not closed cleanly .* Copy the folder with the -wal file somewhere writable/);
+    expect(refused.stderr).toContain(`was not closed cleanly (its -wal file holds commits not yet in the file)`);
     expect(refused.stderr).not.toMatch(/still work/);
+    // What it says to do works, done as written by the same user.
+    const advice = /\(cp -r (\S+) COPY && chmod u\+w COPY\), then name the copy with --store sqlite:COPY\/(\S+);/.exec(refused.stderr)!;
+    expect(advice[1]).toBe(unclean);
+    const writable = mkdtempSync(join(tmpdir(), 'paideia-cli-copy-'));
+    chmodSync(writable, 0o777);
+    const copy = join(writable, 'COPY');
+    const copied = spawnSync('sh', ['-c', `cp -r ${advice[1]} ${copy} && chmod u+w ${copy}`], as ? { uid: as.uid, gid: as.gid } : {});
+    expect(copied.status, String(copied.stderr)).toBe(0);
+    const read = await runCli(['runs', '--store', `sqlite:${copy}/${advice[2]}`], options);
+    expect(read.code, read.stderr).toBe(0);
+
+    // An empty -wal holds nothing: the store reads as a clean one.
+    chmodSync(folder, 0o755);
+    writeFileSync(join(folder, 'p.db-wal'), '');
+    chmodSync(folder, 0o555);
+    const empty = await runCli(['runs', '--store', store], options);
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(empty.stdout).toContain(runId);
   });
 });

@@ -239,6 +239,13 @@ evaluation:`);
     expect(issue!.message).toBe('this task has no variable "problem", used by prompt 0 of agent "teacher" ({problem}); its variables: id, persona');
   });
 
+  it('two tasks of a task file with one id are told at the second one\'s line, naming the first\'s', () => {
+    const dir = scenarioDir({ 'tasks.jsonl': ['{"id": "a", "persona": "Ana", "problem": "2x = 6"}', '{"id": "a", "persona": "Ben", "problem": "x + 1 = 3"}', ''].join('\n') });
+    const text = LOOP_SCENARIO.replace(/tasks:[\s\S]*?evaluation:/, 'tasks:\n  mode: iter\n  file: tasks.jsonl\nevaluation:');
+    expect(issuesOf(() => parseScenario(join(dir, 's.yaml'), text, { env: {} }))).toContainEqual(
+      { file: join(dir, 'tasks.jsonl'), line: 2, field: 'id', message: 'two different tasks have the id "a" (the other at line 1); task ids must be unique' });
+  });
+
   it('a variable missing from some tasks of a task file is told at that file\'s line, with how many others lack it', () => {
     const dir = scenarioDir({
       'tasks.jsonl': ['{"persona": "Ana", "problem": "2x = 6"}', '{"persona": "Ben", "problm": "x + 1 = 3"}', '{"persona": "Cy"}', ''].join('\n'),

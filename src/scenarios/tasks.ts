@@ -106,7 +106,11 @@ function identify(sets: Vars[], source: YamlSource, issues: ConfigIssue[], origi
     // The whole 64-bit hash: a 32-bit prefix collides among ~100,000 tasks.
     const id = vars.id ?? `task-${hash}`;
     if (ids.has(id) && ids.get(id) !== hash) {
-      issues.push(source.issue(['tasks'], `two different tasks have the id "${id}"; task ids must be unique`));
+      // Told at the second task's own line when it has one (a task file's, or content's).
+      const at = readAt.get(vars);
+      const first = origins?.get(ids.get(id)!);
+      const message = `two different tasks have the id "${id}"${first ? ` (the other at line ${first.line})` : ''}; task ids must be unique`;
+      issues.push(at ? { file: at.file, line: at.line, field: 'id', message } : source.issue(['tasks'], message));
       continue;
     }
     ids.set(id, hash);

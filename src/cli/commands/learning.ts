@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, type RunOutcome } from '../../core/index.js';
 import type { LearningRunConfig } from '../../learning/run/config.js';
@@ -13,6 +12,7 @@ import { createProgress } from '../progress.js';
 import { stopOnSignals } from '../signals.js';
 import { typedFlags, typedSettings } from './resume.js';
 import { collect } from './scenario-io.js';
+import { emitReport } from '../report-out.js';
 
 export interface LearningRunFlags {
   units?: string[];
@@ -106,11 +106,7 @@ export async function learningReportCommand(runId: string, f: { store: string; f
   try {
     const { learningReportText } = await import('../../report/learning/index.js');
     const text = await learningReportText(store, runId, f.format as 'json' | 'md' | 'html', f.experts !== undefined ? { experts: f.experts } : {});
-    if (f.out && f.out !== '-') {
-      mkdirSync(dirname(f.out), { recursive: true });
-      writeFileSync(f.out, text);
-      process.stdout.write(`${f.out}\n`);
-    } else process.stdout.write(text);
+    emitReport(text, f.out, t => process.stdout.write(t));
   } finally {
     await store.close();
   }

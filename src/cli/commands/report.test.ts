@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +17,11 @@ describe('paideia report', () => {
     const md = await runCli(['report', runId, '--format', 'md', '--out', '-'], { cwd });
     expect(md.stdout).toMatch(/^# Paideia report/);
     expect(existsSync(join(cwd, '-'))).toBe(false);
+    // A path that cannot be written is one message naming it (exit 2), not a stack trace.
+    writeFileSync(join(cwd, 'a-file'), '');
+    const blocked = await runCli(['report', runId, '--format', 'md', '--out', join(cwd, 'a-file', 'r.md')], { cwd });
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toBe(`error: field "--out": cannot write ${join(cwd, 'a-file', 'r.md')} (a part of the path is a file, not a folder): name a file in a folder you can write, or print it with --out -\n`);
   });
 
   it('--model NAME writes the page of that model alone, and an unknown name exits 2 listing the models', async () => {

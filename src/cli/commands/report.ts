@@ -1,11 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
 import type { ReportFormat } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { commandHint } from '../hint.js';
 import { runKindOf } from '../run-kinds.js';
+import { emitReport } from '../report-out.js';
 
 interface ReportFlags { format: string; out?: string; store: string; model?: string; experts?: string }
 
@@ -26,14 +25,8 @@ export function registerReport(program: Command): void {
         if (!run) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}` }]);
         // Every kind of run has its report: a scenario run gets the scenario report.
         const text = await runKindOf(run).report(store, run, { format: f.format as ReportFormat, ...(f.model !== undefined ? { model: f.model } : {}), ...(f.experts !== undefined ? { experts: f.experts } : {}) });
-        if (f.out === '-') {
-          process.stdout.write(text);
-          return;
-        }
         const out = f.out ?? `.paideia/reports/${runId}${f.model === undefined ? '' : `.${f.model.replace(/[^\w.-]+/g, '_')}`}.${f.format}`;
-        mkdirSync(dirname(out), { recursive: true });
-        writeFileSync(out, text);
-        process.stdout.write(`${out}\n`);
+        emitReport(text, out, t => process.stdout.write(t));
       } finally {
         await store.close();
       }

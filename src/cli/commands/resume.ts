@@ -1,6 +1,5 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
 import type { Command } from 'commander';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ConfigError, type RunOutcome, type RunRecord, type Store } from '../../core/index.js';
 import { loadRunConfig, type StoredRunConfig } from '../../engine/run-config.js';
 import { publicEndpoint } from '../../providers/shared/endpoint.js';
@@ -13,6 +12,7 @@ import { nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
 import { runKindOf } from '../run-kinds.js';
 import { stopOnSignals } from '../signals.js';
+import { writeOutFile } from '../report-out.js';
 
 /** The flags of `paideia run` a resume of another kind reads (a subset of its RunFlags). */
 export interface ResumeFlags {
@@ -162,8 +162,7 @@ async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, sui
     const outcome: RunOutcome = await handle.done;
     process.stderr.write(`run ${run.id} (${run.kind}): ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending; spent $${outcome.spentUsd.toFixed(4)} (store ${store.url})\n`);
     if (f.report) {
-      mkdirSync(dirname(f.report), { recursive: true });
-      writeFileSync(f.report, await runKindOf(run).report(store, run, { format: 'html' }));
+      writeOutFile(f.report, await runKindOf(run).report(store, run, { format: 'html' }), '--report');
       process.stderr.write(`report: ${f.report}\n`);
     }
     if (outcome.stoppedBy || outcome.pending > 0) {

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
@@ -6,6 +5,7 @@ import { openStore } from '../../store/index.js';
 import { renderRunBundle } from '../../web/bundle.js';
 import { environmentRedactor } from '../../web/trial-detail.js';
 import { commandHint } from '../hint.js';
+import { writeOutFile } from '../report-out.js';
 
 interface BundleFlags { store: string; out?: string }
 
@@ -27,7 +27,7 @@ export function registerRunsBundle(runs: Command): void {
         const html = await renderRunBundle(store, runId, environmentRedactor(process.env));
         if (html === undefined) throw new ConfigError([{ field: 'run-id', message: `no run "${runId}" in ${store.url}; list runs with: ${commandHint(['runs'], store.url)}` }]);
         const out = resolve(f.out ?? `${runId}.html`);
-        writeFileSync(out, html);
+        writeOutFile(out, html, '--out');
         process.stderr.write(`bundle: ${out} (${html.length.toLocaleString('en')} characters; open it in a browser)\n`);
       } finally {
         await store.close();

@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, stripControl } from '../../core/index.js';
 import { renderStudy } from '../../report/scenario/studies.js';
@@ -10,6 +8,7 @@ import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { numberFlag, positiveInt } from '../options.js';
 import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
+import { emitReport } from '../report-out.js';
 
 export interface StudyFlags {
   model?: string[];
@@ -47,11 +46,7 @@ export async function scenarioStudyCommand(study: 'stability' | 'ablation', file
         ? await stabilityStudy({ ...common, judgeRepeats })
         : await ablationStudy({ ...common, variants });
       const text = format === 'json' ? JSON.stringify(result, null, 2) + '\n' : renderStudy(result);
-      if (f.out) {
-        mkdirSync(dirname(f.out), { recursive: true });
-        writeFileSync(f.out, text);
-        io.stdout(`${f.out}\n`);
-      } else io.stdout(text);
+      emitReport(text, f.out, io.stdout);
       io.stderr(`run ${result.runId}: ${result.judgments} judgment(s) in this study, ${result.failed} failed, ${result.pending} left\n`);
       if (result.pending > 0) return EXIT_CODES.stopped;
       return result.failed > 0 ? EXIT_CODES.trialsFailed : EXIT_CODES.ok;

@@ -106,6 +106,22 @@ describe('paideia scenario (commands)', () => {
     expect(io.err).toMatch(new RegExp(`the report lists them per judge: (npx )?paideia scenario report ${run.runId} --format md --store `));
   });
 
+  it('report --out - prints the report and writes no file named "-"', async () => {
+    const dir = scenarioDir({ 'ok.yaml': SCRIPTED, 's.json': SCRIPT });
+    const store = `sqlite:${join(dir, 'p.db')}`;
+    const run = await scenarioRunCommand(join(dir, 'ok.yaml'), { store, judge: true }, capture({ SCRIPT_KEY: 'k' }));
+    const io = capture();
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      expect(await scenarioReportCommand(run.runId!, { store, format: 'md', out: '-' }, io)).toBe(0);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(io.out).toMatch(/^# Scenario /);
+    expect(existsSync(join(dir, '-'))).toBe(false);
+  });
+
   it('a call that times out names what gives the model longer: scenario run --timeout, or the entry\'s kargs.timeout, which wins over it', async () => {
     const judged = '<json>{"clarity": 4, "warmth": 4, "comment": "ok"}</json>';
     const slow = await startOpenAICompatibleServer({

@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, stripControl } from '../../core/index.js';
 import { renderOverviewHtml, renderOverviewMarkdown, renderScenarioHtml, renderScenarioReport, renderScenarioText, scenarioOverview } from '../../report/scenario/index.js';
@@ -22,6 +21,7 @@ import { registerScenarioStudies } from './scenario-studies.js';
 import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
 import { typedSettings } from './resume.js';
 import { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
+import { emitReport, writeOutFile } from '../report-out.js';
 
 export { printIssues, type ScenarioIO } from './scenario-io.js';
 export { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
@@ -126,8 +126,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
       }
       if (f.report) {
         const report = scenarioReport(store, runId);
-        mkdirSync(dirname(f.report), { recursive: true });
-        writeFileSync(f.report, JSON.stringify(await report, null, 2) + '\n');
+        writeOutFile(f.report, JSON.stringify(await report, null, 2) + '\n', '--report');
         io.stderr(`report: ${f.report}\n`);
       }
       if (summary.stoppedBy || summary.pending > 0 || (j?.pending ?? 0) > 0) {
@@ -207,11 +206,7 @@ export async function scenarioReportCommand(runIds: string | string[], f: { stor
         text = f.format === 'json' ? JSON.stringify(overview, null, 2) + '\n'
           : f.format === 'html' ? renderOverviewHtml(overview, renderScenarioHtml) : renderOverviewMarkdown(overview, renderScenarioReport);
       }
-      if (f.out) {
-        mkdirSync(dirname(f.out), { recursive: true });
-        writeFileSync(f.out, text);
-        io.stdout(`${f.out}\n`);
-      } else io.stdout(text);
+      emitReport(text, f.out, io.stdout);
       return EXIT_CODES.ok;
     } finally {
       await store.close();

@@ -16,7 +16,11 @@ describe('base URLs', () => {
     expect(baseUrlProblem('https://openrouter.ai/api/v1')).toBeUndefined();
     expect(baseUrlProblem('localhost:8787')).toBe('"localhost:8787" is not an http(s) URL; write the scheme, e.g. http://localhost:8787');
     expect(baseUrlProblem('ftp://h/v1')).toMatch(/not an http\(s\) URL; write the scheme, e.g. http:\/\/h\/v1/);
-    expect(baseUrlProblem('127.0.0.1:8080')).toMatch(/is not a URL/);
+    expect(baseUrlProblem('127.0.0.1:8080')).toBe('"127.0.0.1:8080" is not a URL; write the scheme, e.g. http://127.0.0.1:8080');
+    expect(baseUrlProblem('api.example.org/v1')).toBe('"api.example.org/v1" is not a URL; write the scheme, e.g. http://api.example.org/v1');
+    // A scheme written wrong is not a host: no "http://http//..." suggestion.
+    expect(baseUrlProblem('http//127.0.0.1:8080/v1')).toBe('"http//127.0.0.1:8080/v1" is not a URL; expected e.g. http://127.0.0.1:8080/v1');
+    expect(baseUrlProblem('not a url')).toBe('"not a url" is not a URL; expected e.g. http://127.0.0.1:8080/v1');
   });
 
   it('createChatModel names where the bad URL came from', () => {

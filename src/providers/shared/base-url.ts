@@ -4,13 +4,16 @@ import { ConfigError } from '../../core/errors.js';
  * Why a base URL cannot be called, or undefined when it can. Only http(s) is: `localhost:8787`
  * parses as a URL with the scheme `localhost:`, and would fail every call, slowly, with retries.
  */
+// A host with a port, a dotted name or localhost, then a path or nothing: a URL without its scheme.
+const HOST_FIRST = /^(?:[\w-]+(?:\.[\w-]+)+(?::\d+)?|localhost(?::\d+)?|[\w.-]+:\d+)(?:\/|$)/i;
+
 export function baseUrlProblem(baseURL: string): string | undefined {
   let url: URL;
   try {
     url = new URL(baseURL);
   } catch {
     // host:port/path with no scheme: say the URL it most likely is.
-    if (URL.canParse(`http://${baseURL}`) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(baseURL)) return `"${baseURL}" is not a URL; write the scheme, e.g. http://${baseURL}`;
+    if (HOST_FIRST.test(baseURL) && URL.canParse(`http://${baseURL}`)) return `"${baseURL}" is not a URL; write the scheme, e.g. http://${baseURL}`;
     return `"${baseURL}" is not a URL; expected e.g. http://127.0.0.1:8080/v1`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

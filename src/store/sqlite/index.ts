@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
   ClaimLostError, StoreError, jsonText,
   type CallRecord, type ChatResult, type JsonValue, type Judgment, type RunRecord, type RunStatus, type Score, type Store,
   type Trial, type TrialResult, type VersionedItem, type WriteFence,
 } from '../../core/index.js';
+import { shellWord } from '../../core/command-hint.js';
 import { faultOf, storeError } from '../faults.js';
 import { deleteRunSqlite } from './delete-run.js';
 import { createCacheFilter } from './cache-filter.js';
@@ -94,9 +95,11 @@ function openReadOnly(path: string): Database.Database {
     // SQLite says CANTOPEN, or READONLY_DIRECTORY when the folder is what cannot be written.
     const code = (error as { code?: string }).code;
     if ((code !== 'SQLITE_CANTOPEN' && code !== 'SQLITE_READONLY_DIRECTORY') || !existsSync(path)) throw error;
-    if (existsSync(`${path}-wal`)) {
+    // An empty -wal holds nothing: the file has every commit, as after a clean close.
+    if (existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0) {
+      const folder = dirname(path);
       throw new StoreError('read-only', `the store sqlite:${path} was not closed cleanly (its -wal file holds commits not yet in the file) and it cannot be read where it is (${code}: its folder or disk cannot be written). `
-        + 'Copy the folder with the -wal file somewhere writable and name the copy with --store sqlite:<path>, or open it once where it can be written (any command), then read it here again.', { cause: error, storeUrl: `sqlite:${path}` });
+        + `Copy the folder and make the copy writable (cp -r ${shellWord(folder)} COPY && chmod u+w COPY), then name the copy with --store sqlite:COPY/${shellWord(basename(path))}; or run any command on it once where it can be written, then read it here again.`, { cause: error, storeUrl: `sqlite:${path}` });
     }
     const bytes = readFileSync(path);
     // Header bytes 18-19 are the read and write versions: 2 is WAL, 1 the rollback journal.
