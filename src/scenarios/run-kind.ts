@@ -77,7 +77,7 @@ export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchem
   const failed = summary.failed + (summary.judging?.failed ?? 0);
   return {
     runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.ended + summary.capped, failed,
-    pending: summary.pending + (summary.judging?.pending ?? 0), spentUsd: summary.spentUsd,
+    pending: summary.pending + summary.judgmentsPending, spentUsd: summary.spentUsd,
     ...stopOf(summary), scenario: summary,
   };
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../core/chat-model.js';
 import { ProviderCallError } from '../core/errors.js';
@@ -7,7 +8,8 @@ import { openStore } from '../store/index.js';
 import type { DialogueMeta } from './dialogue.js';
 import { parseScenario } from './load.js';
 import { runScenario } from './run.js';
-import { LOOP_SCENARIO, loopModels } from './testing/fixtures.js';
+import { ScenarioRunConfigSchema, startScenarioRun } from './run-kind.js';
+import { LOOP_SCENARIO, loopModels, scenarioDir } from './testing/fixtures.js';
 import type { Scenario } from './types.js';
 
 const scenario = (text = LOOP_SCENARIO, models: string[] = []): Scenario =>
@@ -115,6 +117,8 @@ describe('runScenario', () => {
     expect(interrupted.summary.stoppedBy).toBe('interrupt');
     expect(interrupted.summary.pending).toBeGreaterThan(0);
     expect(interrupted.summary.judging).toBeUndefined();
+    // Its judges wait for the resume: every dialogue's judgment is still to make (none failed).
+    expect(interrupted.summary.judgmentsPending).toBe(4);
     expect((await store.getRun(interrupted.run.id))!.status).toBe('stopped');
     const firstCalls = Object.values(first).reduce((n, m) => n + m.calls.length, 0);
     const storedAfterFirst = await store.listCalls(interrupted.run.id);
@@ -123,7 +127,7 @@ describe('runScenario', () => {
     const second = loopModels();
     const resumed = await runScenario({ scenario: s, store, createModel: m => second[m.alias]! });
     expect(resumed.run.id).toBe(interrupted.run.id);
-    expect(resumed.summary).toMatchObject({ ended: 4, pending: 0, judging: { judgments: 4 } });
+    expect(resumed.summary).toMatchObject({ ended: 4, pending: 0, judgmentsPending: 0, judging: { judgments: 4 } });
     const secondCalls = Object.values(second).reduce((n, m) => n + m.calls.length, 0);
     // 4 dialogues x 5 turns + 4 judgments, each asked exactly once over both sessions.
     expect(firstCalls + secondCalls).toBe(4 * 5 + 4);
@@ -291,5 +295,16 @@ describe('runScenario limits', () => {
     expect(free.held).toBeGreaterThan(1);
     const capped = await maxHeld({ maxInFlight: 1 });
     expect(capped).toEqual({ held: 1, requests: 4 });
+  });
+});
+
+describe('a scenario run\'s outcome', () => {
+  it('counts the judgments a stopped run still has to make as pending, beside its dialogues', async () => {
+    const dir = scenarioDir({ 'loop.yaml': LOOP_SCENARIO });
+    const store = await openStore('sqlite::memory:');
+    // Nothing answers at the fixture's endpoint: the run stops at once, every trial left to do.
+    const outcome = await startScenarioRun(ScenarioRunConfigSchema.parse({ kind: 'scenario', file: join(dir, 'loop.yaml') }), { store, onEvent: () => undefined, env: {} });
+    expect(outcome).toMatchObject({ stoppedBy: 'unreachable', done: 0, pending: 4 + 4 });
+    await store.close();
   });
 });

@@ -61,6 +61,8 @@ export interface ScenarioRunSummary {
   failed: number;
   /** Not finished (interrupted); `--resume` continues them. */
   pending: number;
+  /** Judgments still to make of dialogues that did not fail (a stopped run's included: its judges wait for the resume). */
+  judgmentsPending: number;
   /** Judgments: made in this session (`new`), found stored, unscored, failed and still to make. */
   judging?: JudgeSummary & { new: number; stored: number; failed: number; pending: number };
   stoppedBy?: StopReason;
@@ -161,7 +163,7 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
     // Left for workers: stopped (resumable), nothing called, as a plan-only suite run. Left
     // "running", the listing showed it as under way, and later as interrupted.
     await store.setRunStatus(runId, 'stopped', 'planned; waiting for workers');
-    return { run: { ...run, status: 'stopped' }, summary: { runId, dialogues: dialogues.length, ended: 0, capped: 0, failed: 0, pending: dialogues.length, spentUsd: 0 } };
+    return { run: { ...run, status: 'stopped' }, summary: { runId, dialogues: dialogues.length, ended: 0, capped: 0, failed: 0, pending: dialogues.length, judgmentsPending: judges.length, spentUsd: 0 } };
   }
 
   const steps = scenarioSteps(scenario);
@@ -191,9 +193,11 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
     if (status === 'running') counts.pending++;
     else counts[status]++;
   }
-  const out: ScenarioRunSummary = { runId, dialogues: dialogues.length, ...counts, spentUsd: summary.spentUsd };
+  const judging = Boolean(scenario.evaluation && o.judge !== false);
+  const judgmentsPending = judging ? judges.filter(t => !statuses.has(t.id) && statuses.get(t.target!) !== 'failed').length : 0;
+  const out: ScenarioRunSummary = { runId, dialogues: dialogues.length, ...counts, judgmentsPending, spentUsd: summary.spentUsd };
   // A stopped run is judged (and its panels aggregated) when it is resumed to the end.
-  if (scenario.evaluation && o.judge !== false && !summary.stoppedBy) {
+  if (judging && !summary.stoppedBy) {
     const judged = await aggregatePanels(store, runId, scenario);
     const failed = judges.filter(t => statuses.get(t.id) === 'failed').length;
     out.judging = { ...judged, new: judgedNow, stored: judged.judgments - judgedNow, failed, pending: judges.filter(t => !statuses.has(t.id) && statuses.get(t.target!) === 'done').length };

@@ -82,6 +82,7 @@ describe('paideia scenario (commands)', () => {
     writeFileSync(other, SCRIPTED.replace('persona: [Ana, Ben]', 'persona: [Cy]'));
     expect((await scenarioRunCommand(other, { store, judge: true }, stopped, interrupted.signal)).exitCode).toBe(3);
     expect(stopped.err).toMatch(/resume with: (npx )?paideia scenario run .*other\.yaml --resume/);
+    expect(stopped.err).toMatch(/0 ended, 0 capped, 0 failed, 2 pending dialogue\(s\); 2 judgment\(s\) still to make; spent/);
     // Rate limits are checked before anything runs, and a printed resume keeps them.
     const tpmOnly = capture({ SCRIPT_KEY: 'k' });
     expect((await scenarioRunCommand(other, { store, judge: true, tpm: '1000' }, tpmOnly)).exitCode).toBe(2);
