@@ -69,6 +69,8 @@ describe('printed hints run as pasted', () => {
     // typed in a shell (a global install), the same hint names paideia alone
     expect(commandPrefix({})).toEqual(['paideia']);
     expect(commandPrefix({ npm_command: 'run-script' })).toEqual(['npx', 'paideia']);
+    // npm 11 says `run` for `npm run demo`: its hints must say npx too (`paideia` is not on the PATH there).
+    expect(commandPrefix({ npm_command: 'run' })).toEqual(['npx', 'paideia']);
   });
 
   /** A run of the mini suite at 100 + 100 tokens a call and this price per million tokens, stopped by the cap. */

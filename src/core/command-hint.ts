@@ -20,5 +20,8 @@ export function commandHint(args: string[], store: string, env: NodeJS.ProcessEn
  * hint says `npx paideia`; a `paideia` on the PATH (a global install) is named alone.
  */
 export function commandPrefix(env: NodeJS.ProcessEnv = process.env): string[] {
-  return env['npm_command'] === 'exec' || env['npm_command'] === 'run-script' ? ['npx', 'paideia'] : ['paideia'];
+  return NPM_COMMANDS.has(env['npm_command'] ?? '') ? ['npx', 'paideia'] : ['paideia'];
 }
+
+// What npm sets npm_command to: `exec` under npx, `run-script` for `npm run` up to npm 10, `run` from npm 11.
+const NPM_COMMANDS = new Set(['exec', 'run-script', 'run']);
