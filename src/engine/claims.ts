@@ -111,7 +111,8 @@ export async function claimRunTrials(store: Store, runId: string, trialIds: Tria
     const slice = Array.from({ length: Math.min(CLAIM_CHUNK, trialIds.length - i) }, (_, j) => trialIds.at(i + j)!);
     // Two trials with one id would be one row in the store: a plan that makes them is wrong, and
     // running it would store one trial's answers under the other (a suite once planned one model
-    // under two aliases so).
+    // under two aliases so, side by side). Checked within each slice claimed at once: a set of a
+    // whole large run's ids is what the claims' bits avoid holding.
     const place = new Map<string, number>();
     slice.forEach((id, j) => {
       if (place.has(id)) throw new Error(`trials ${place.get(id)} and ${i + j} of run ${runId} have the same id ${id}: a run's trials must have distinct ids`);

@@ -222,8 +222,9 @@ function checkVariables(data: ExpandedScenarioFile, tasks: ScenarioTask[], sourc
     for (const name of placeholders(content)) uses.push({ path: typeof sp === 'string' ? ['tasks', 'start_prompt'] : ['tasks', 'start_prompt', 'content'], where: 'the start prompt', name });
   }
   const reported = new Set<string>();
-  // A task line lacking a variable is told once, with every place that uses it.
-  const atTask = new Map<string, { origin: TaskOrigin; key: string; uses: string[]; message: (uses: string) => string }>();
+  // A task line lacking a variable is told once, with every place that uses it (by variable: the
+  // task told is always the first that lacks it).
+  const atTask = new Map<string, { at: TaskOrigin; lead: string; tail: string; uses: string[] }>();
   for (const use of uses) {
     const key = use.name.startsWith('task.') ? use.name.slice(5) : use.name;
     const missing = tasks.find(t => !Object.hasOwn(t.vars, key));
@@ -237,20 +238,20 @@ function checkVariables(data: ExpandedScenarioFile, tasks: ScenarioTask[], sourc
     const origin = origins.get(missing.hash);
     // Some tasks lack it: the task's line is what to fix (the others show the prompt is right).
     if (lacking < tasks.length && origin) {
-      const others = lacking > 1 ? ` (and ${lacking - 1} other task(s))` : '';
-      const entry = atTask.get(`${missing.hash}\u0000${key}`) ?? atTask.set(`${missing.hash}\u0000${key}`, {
-        origin, key, uses: [],
-        message: where => `this task${others} has no variable "${key}", used by ${where}${guess ? `; it has "${guess}": a misspelling?` : ''}; its variables: ${known.join(', ') || '(none)'}`,
-      }).get(`${missing.hash}\u0000${key}`)!;
+      let entry = atTask.get(key);
+      if (!entry) {
+        atTask.set(key, entry = {
+          at: origin, lead: `this task${lacking > 1 ? ` (and ${lacking - 1} other task(s))` : ''} has no variable "${key}"`,
+          tail: `${guess ? `; it has "${guess}": a misspelling?` : ''}; its variables: ${known.join(', ') || '(none)'}`, uses: [],
+        });
+      }
       entry.uses.push(`${use.where} ({${use.name}})`);
       continue;
     }
     const scope = lacking === tasks.length ? 'the tasks have no variable' : `task "${missing.id}" has no variable`;
     issues.push(source.issue(use.path, `unknown variable {${use.name}} in ${use.where}: ${scope} "${key}"${guess ? `; did you mean {${guess}}?` : ''}; variables: ${known.join(', ') || '(none)'}`));
   }
-  for (const t of atTask.values()) {
-    issues.push({ file: t.origin.file, line: t.origin.line, field: t.key, message: t.message(t.uses.join(' and ')) });
-  }
+  for (const [key, t] of atTask) issues.push({ file: t.at.file, line: t.at.line, field: key, message: `${t.lead}, used by ${t.uses.join(' and ')}${t.tail}` });
 }
 
 function dedupeIssues(issues: ConfigIssue[]): void {

@@ -4,15 +4,15 @@ import { ConfigError, type RunOutcome } from '../../core/index.js';
 import type { LearningRunConfig } from '../../learning/run/config.js';
 import { startRun } from '../../runs.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
-import { EXIT_CODES } from '../exit-codes.js';
 import { raisedCapArgs } from '../cost-cap-hint.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
+import { emitReport } from '../report-out.js';
 import { stopOnSignals } from '../signals.js';
 import { typedFlags, typedSettings } from './resume.js';
 import { collect } from './scenario-io.js';
-import { emitReport } from '../report-out.js';
 
 export interface LearningRunFlags {
   units?: string[];

@@ -3,8 +3,8 @@ import { ConfigError } from '../../core/index.js';
 import type { ReportFormat } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { commandHint } from '../hint.js';
-import { runKindOf } from '../run-kinds.js';
 import { emitReport } from '../report-out.js';
+import { runKindOf } from '../run-kinds.js';
 
 interface ReportFlags { format: string; out?: string; store: string; model?: string; experts?: string }
 

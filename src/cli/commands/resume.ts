@@ -5,14 +5,14 @@ import { loadRunConfig, type StoredRunConfig } from '../../engine/run-config.js'
 import { publicEndpoint } from '../../providers/shared/endpoint.js';
 import { BUILT_IN_RUN_KINDS, startRun, type RunConfig } from '../../runs.js';
 import { openStore } from '../../store/index.js';
-import { EXIT_CODES } from '../exit-codes.js';
 import { raisedCapArgs } from '../cost-cap-hint.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
+import { writeOutFile } from '../report-out.js';
 import { runKindOf } from '../run-kinds.js';
 import { stopOnSignals } from '../signals.js';
-import { writeOutFile } from '../report-out.js';
 
 /** The flags of `paideia run` a resume of another kind reads (a subset of its RunFlags). */
 export interface ResumeFlags {

@@ -7,8 +7,8 @@ import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { numberFlag, positiveInt } from '../options.js';
-import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
 import { emitReport } from '../report-out.js';
+import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
 
 export interface StudyFlags {
   model?: string[];

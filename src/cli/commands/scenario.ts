@@ -9,11 +9,12 @@ import type { ScenarioRunConfig, ScenarioRunOutcome } from '../../scenarios/run-
 import type { Scenario } from '../../scenarios/types.js';
 import { loadScenario, scenarioJsonSchema, scenarioReport, scenarioRunId } from '../../scenarios/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
-import { EXIT_CODES } from '../exit-codes.js';
 import { raisedCapArgs } from '../cost-cap-hint.js';
+import { EXIT_CODES } from '../exit-codes.js';
 import { deletedRunError } from '../deleted-run.js';
 import { commandHint } from '../hint.js';
 import { stopWhy } from '../progress.js';
+import { emitReport, writeOutFile } from '../report-out.js';
 import { stopOnSignals } from '../signals.js';
 import { numberFlag, positiveInt } from '../options.js';
 import { registerScenarioBatch, synthesisOptions } from './scenario-batch.js';
@@ -21,7 +22,6 @@ import { registerScenarioStudies } from './scenario-studies.js';
 import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
 import { typedSettings } from './resume.js';
 import { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
-import { emitReport, writeOutFile } from '../report-out.js';
 
 export { printIssues, type ScenarioIO } from './scenario-io.js';
 export { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';

@@ -1,12 +1,12 @@
 import { ConfigError } from '../../core/errors.js';
 
+// A host with a port, a dotted name or localhost, then a path or nothing: a URL without its scheme.
+const HOST_FIRST = /^(?:[\w-]+(?:\.[\w-]+)+(?::\d+)?|localhost(?::\d+)?|[\w.-]+:\d+)(?:\/|$)/i;
+
 /**
  * Why a base URL cannot be called, or undefined when it can. Only http(s) is: `localhost:8787`
  * parses as a URL with the scheme `localhost:`, and would fail every call, slowly, with retries.
  */
-// A host with a port, a dotted name or localhost, then a path or nothing: a URL without its scheme.
-const HOST_FIRST = /^(?:[\w-]+(?:\.[\w-]+)+(?::\d+)?|localhost(?::\d+)?|[\w.-]+:\d+)(?:\/|$)/i;
-
 export function baseUrlProblem(baseURL: string): string | undefined {
   let url: URL;
   try {
