@@ -13,6 +13,7 @@ import { loopTurns } from './loop-turns.js';
 import { createReachability } from './reachability.js';
 import { trialChunks, type TrialInputs } from './trial-chunks.js';
 import { asTrialSource, type TrialSource } from './trial-source.js';
+import { writesBehind } from './writes-behind.js';
 
 export interface ExecuteOptions {
   store: Store;
@@ -295,7 +296,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       // A worker goes on to its next trials while earlier ones' rows commit, so one commit carries
       // many trials; a trial counts as finished only once its rows are stored.
       const worker = async () => {
-        const behind: Array<Promise<unknown>> = [];
+        const behind = writesBehind(WRITES_BEHIND);
         // After a stop, trials still finish if they need no new call (a judge with nothing to judge);
         // a worker that lost its claim writes nothing more.
         while (!halted() && next < queue.length) {
@@ -306,7 +307,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
           const { trial, history } = await chunks.take(k);
           const r = await runTrial(trial, history, slots);
           chunks.finished(k);
-          behind.push(r.committed.then(() => {
+          behind.add(r.committed.then(() => {
             if (r.outcome === 'pending') return;
             if (r.outcome === 'needs-call') { count.needsCall++; return; }
             count[r.outcome]++;
@@ -322,9 +323,10 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
               budget.cancel();
             }
           }));
-          if (behind.length > WRITES_BEHIND) await behind.shift();
+          const room = behind.room();
+          if (room) await room;
         }
-        await Promise.all(behind);
+        await behind.drained();
       };
       const workers = Math.min(Math.max(1, size) * (remote ? WORKERS_PER_REMOTE_SLOT : 1), queue.length);
       await Promise.all(Array.from({ length: Math.max(1, workers) }, worker));
