@@ -19,6 +19,7 @@ import { registerServe } from './commands/serve.js';
 import { EXIT_CODES as EXIT } from './exit-codes.js';
 import { endQuietlyOnClosedPipes } from './closed-pipe.js';
 import { commandHint, commandPrefix, shellWord } from './hint.js';
+import { unknownCommandPointer } from './unknown-command.js';
 
 endQuietlyOnClosedPipes();
 
@@ -51,6 +52,8 @@ try {
   // the unref'd timer fires only when something else still holds the process.
   setTimeout(() => process.exit(), 2000).unref();
   if (error instanceof CommanderError) {
+    const pointer = error.code === 'commander.unknownCommand' ? unknownCommandPointer(program, process.argv.slice(2)) : undefined;
+    if (pointer) process.stderr.write(`hint: ${pointer}\n`);
     process.exitCode = error.exitCode === 0 ? 0 : EXIT.badInput;
   } else if (error instanceof ConfigError) {
     // Setup errors print without a stack: the message says what to fix and where. Messages quote

@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import { commandPrefix } from './hint.js';
+
+/** What a verb of its own does for a group that lacks it (`paideia validity report`, say). */
+const FOR_GROUP: Record<string, Record<string, string>> = {
+  validity: {
+    report: 'a stored run\'s judges against your experts: paideia report <run-id> --experts FILE; CSV files: paideia validity analyze --help',
+  },
+};
+
+/**
+ * A pointer for `paideia GROUP VERB` when VERB is not a command of GROUP but one of its own (report,
+ * rescore, runs work on every kind of run), or undefined. Commander has said the command is unknown.
+ */
+export function unknownCommandPointer(program: Command, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const [groupName, verb] = args;
+  if (groupName === undefined || verb === undefined || verb.startsWith('-')) return undefined;
+  const group = program.commands.find(c => c.name() === groupName || c.aliases().includes(groupName));
+  if (!group || group.commands.some(c => c.name() === verb || c.aliases().includes(verb))) return undefined;
+  const own = program.commands.find(c => c.name() === verb);
+  if (!own) return undefined;
+  const prefix = commandPrefix(env).join(' ');
+  const special = FOR_GROUP[group.name()]?.[verb];
+  const usage = `${prefix} ${own.name()} ${own.usage()}`;
+  return `"${verb}" is a command of its own, not of "${group.name()}": ${special ? special.replaceAll('paideia ', `${prefix} `) : usage} (${prefix} ${own.name()} --help)`;
+}
