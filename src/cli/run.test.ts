@@ -285,7 +285,7 @@ describe('paideia run --timeout', () => {
     const runId = first.stdout.trim();
     const md = await runCli(['report', runId, '--format', 'md', '--out', '-'], { cwd });
     expect(md.code, md.stderr).toBe(0);
-    expect(md.stdout).toContain(`did not answer within 100 ms \\(if the model is slow, give paideia run a longer one: --timeout 200\\).`);
+    expect(md.stdout).toContain(`did not answer within 100 ms (if the model is slow, give paideia run a longer one: --timeout 200).`);
     expect(md.stdout).not.toContain('timeoutMs');
     const longer = await runCli(['run', '--resume', runId, '--retry-errors', '--timeout', '5000'], { cwd });
     expect(longer.code, longer.stderr).toBe(0);

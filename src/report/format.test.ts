@@ -39,6 +39,6 @@ describe('escaping', () => {
   });
   it('Markdown cells: links, images, code, emphasis, HTML, entities and pipes are shown as text', () => {
     expect(cellText('![i](http://e/x.png) [a](javascript:x) `c` *b* _e_ tutor_accuracy <b>&amp; a|b\nc'))
-      .toBe('\\!\\[i\\]\\(http://e/x.png\\) \\[a\\]\\(javascript:x\\) \\`c\\` \\*b\\* \\_e\\_ tutor_accuracy &lt;b&gt;&amp;amp; a\\|b c');
+      .toBe('!\\[i\\](http://e/x.png) \\[a\\](javascript:x) \\`c\\` \\*b\\* \\_e\\_ tutor_accuracy &lt;b&gt;&amp;amp; a\\|b c');
   });
 });
