@@ -10,15 +10,28 @@ const UNWRITABLE: Readonly<Record<string, string>> = {
 };
 
 /** Write a file a flag named (its folder made); a path that cannot be written is bad input naming the flag. */
-export function writeOutFile(path: string, text: string, field: string): void {
-  try {
+export function writeOutFile(path: string, text: string | Uint8Array, field: string, canPrint = true): void {
+  unwritable(path, field, `name a file in a folder you can write${field === '--out' && canPrint ? ', or print it with --out -' : ''}`, () => {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
+  });
+}
+
+/** Make the folder a flag named (before the work that fills it); one that cannot be made is bad input naming the flag. */
+export function makeOutFolder(path: string, field: string): void {
+  unwritable(path, field, 'name a folder you can write (it is made if missing)', () => mkdirSync(path, { recursive: true }), {
+    EEXIST: 'it is a file, not a folder',
+  });
+}
+
+function unwritable(path: string, field: string, advice: string, write: () => void, reasons: Readonly<Record<string, string>> = {}): void {
+  try {
+    write();
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const why = code ? UNWRITABLE[code] : undefined;
+    const why = code ? reasons[code] ?? UNWRITABLE[code] : undefined;
     if (!why) throw error;
-    throw new ConfigError([{ field, message: `cannot write ${path} (${why}): name a file in a folder you can write${field === '--out' ? ', or print it with --out -' : ''}` }]);
+    throw new ConfigError([{ field, message: `cannot write ${path} (${why}): ${advice}` }]);
   }
 }
 

@@ -21,6 +21,18 @@ describe('paideia deck', () => {
     expect(m).toMatchObject({ slides: 3, words: 15, visualAids: 1 });
   });
 
+  it('render --out naming a file, or a folder under one, exits 2 naming --out before any browser starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deck-cli-'));
+    const file = join(dir, 'out.file');
+    writeFileSync(file, '');
+    for (const out of [file, join(file, 'x')]) {
+      const r = await runCli(['deck', 'render', COUNTED, '--out', out], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^error: field "--out": cannot write ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((it is a file, not a folder|a part of the path is a file, not a folder)\\): name a folder you can write`, 'm'));
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
   it('a file that is not a deck exits 2 naming the file and the reason', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'deck-cli-'));
     writeFileSync(join(dir, 'answer.html'), 'Here are your slides!');

@@ -1,10 +1,11 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
 import type { SanitisationEntry } from '../../learning/decks/index.js';
 import { buildOutline, findUnit, loadUnits } from '../../learning/units/index.js';
 import { packageRoot } from '../../core/package-root.js';
+import { makeOutFolder, writeOutFile } from '../report-out.js';
 
 // jsdom, DOMPurify and playwright are loaded only when a deck command runs: every other verb starts
 // without paying for them.
@@ -33,12 +34,13 @@ export function registerDeck(program: Command, out: (t: string) => void = t => p
     .action(async (file: string, f: { out: string }) => {
       const { html, removed } = await readDeck(file);
       for (const e of removed) err(`${file}: ${describeRemoval(e)}\n`);
+      // Before the browser starts: a folder that cannot be made fails at once, not after the render.
+      makeOutFolder(f.out, '--out');
       const { launchBrowser, renderSlides } = await decks();
       const browser = await launchBrowser();
       try {
         const pngs = await renderSlides(browser, html, basename(file));
-        mkdirSync(f.out, { recursive: true });
-        pngs.forEach((png, i) => writeFileSync(join(f.out, `slide-${String(i + 1).padStart(2, '0')}.png`), png));
+        pngs.forEach((png, i) => writeOutFile(join(f.out, `slide-${String(i + 1).padStart(2, '0')}.png`), png, '--out', false));
         out(`${pngs.length} slides written to ${f.out}\n`);
       } finally {
         await browser.close();
