@@ -10,6 +10,7 @@ import { loadShippedUnit, startStudyServer } from '../learning/testing/study-ser
 import type { FakeServer } from '../providers/testing/fake-servers.js';
 import { openStore } from '../store/index.js';
 import { runCli, type CliResult } from './testing/run-cli.js';
+import { runPasted } from './testing/run-pasted.js';
 
 const UNITS = ['chickasaw-case-and-person', 'udihe-possession'];
 const units = UNITS.map(loadShippedUnit);
@@ -127,6 +128,13 @@ describe('paideia learning run: two units x two generator models x two learner m
     expect(html.stdout).toContain('<svg');
     const md = await runCli(['learning', 'report', runId, '--format', 'md', '--store', store], { cwd });
     expect(md.stdout).toContain('| good | 0.000 [0.000, 0.000] (n=2) | 1.000 [1.000, 1.000] (n=2) |');
+    // The command the report names for the full analysis runs as pasted, from another folder: it names the store.
+    const analyze = /The full analysis: `([^`]+)`/.exec(md.stdout)?.[1];
+    expect(analyze).toMatch(/^paideia validity analyze --run \S+ --store /);
+    const pasted = await runPasted(`${analyze!} --format json`, { cwd: mkdtempSync(join(tmpdir(), 'paideia-elsewhere-')) });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(JSON.parse(pasted.stdout)).toHaveProperty('alignment');
+    expect((JSON.parse(json.stdout) as { judgeValidity: { analyzeCommand: string } }).judgeValidity.analyzeCommand).toBe(analyze);
   });
 
   it('asks nothing when the same command runs again', async () => {

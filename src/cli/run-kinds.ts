@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ConfigError, type RunRecord, type Store } from '../core/index.js';
 import { buildReportData, onlyModel, renderReport, type ReportFormat } from '../report/index.js';
 import { renderScenarioText } from '../report/scenario/index.js';
@@ -53,10 +54,13 @@ async function judgeValidity(store: Store, run: RunRecord, experts: string | und
   const options = { shareResamples: 100 };
   const outcomes = commandHint(['validity', 'analyze', '--run', run.id, '--outcomes', 'outcomes.csv'], store.url);
   const howToAddOutcomes = `write unit,outcome rows (a unit is an observation id, as in the expert file) to outcomes.csv and run ${outcomes}`;
-  if (experts !== undefined) return { experts, report: analyze(await tableFromRun(store, run.id, { experts }), options), howToAddOutcomes };
+  const analyzeCommand = (files: string[]) => commandHint(['validity', 'analyze', '--run', run.id, ...files], store.url);
+  if (experts !== undefined) {
+    return { experts, report: analyze(await tableFromRun(store, run.id, { experts }), options), analyzeCommand: analyzeCommand(['--experts', resolve(experts)]), howToAddOutcomes };
+  }
   if ((await store.listJudgments(run.id)).length === 0) return undefined;
   const table = await tableFromRun(store, run.id, {});
-  if (table.experts.length) return { experts: 'the expert scores imported into the run', report: analyze(table, options), howToAddOutcomes };
+  if (table.experts.length) return { experts: 'the expert scores imported into the run', report: analyze(table, options), analyzeCommand: analyzeCommand([]), howToAddOutcomes };
   const template = commandHint(['validity', 'template', '--run', run.id, '--out', 'experts.csv'], store.url);
   return { experts: null, howToAttach: `write a blank expert file with ${template}, fill in the scores, then add --experts experts.csv to this report command`, howToAddOutcomes };
 }

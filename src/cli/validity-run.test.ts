@@ -119,6 +119,13 @@ describe('judges of a suite run against experts', () => {
       const k = Number(/Explanation number (\d+)\./.exec(row)![1]);
       return row.replace(',expert-1,,', `,expert-1,${expertOf(k)},`);
     }).join('\n'));
+    // The report names the full analysis of the same files as a command that runs pasted.
+    const withExperts = await runCli(['report', runId, '--experts', 'experts.csv', '--format', 'md', '--out', '-', '--store', 'sqlite:s.db'], { cwd });
+    const analyze = /The full analysis: (paideia validity analyze .*)$/m.exec(withExperts.stdout)?.[1];
+    expect(analyze).toMatch(/--experts \/\S+\/experts\.csv --store sqlite:\//);
+    const pasted = await runPasted(`${analyze!} --format json`, { cwd: workdir() });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(JSON.parse(pasted.stdout)).toHaveProperty('alignment');
     const r = await runCli(['report', runId, '--experts', 'experts.csv', '--format', 'json', '--out', '-', '--store', 'sqlite:s.db'], { cwd });
     expect(r.code, r.stderr).toBe(0);
     const v = (JSON.parse(r.stdout) as { judgeValidity: { experts: string; alignment: Array<{ rater: string; item: string; n: number; tauExperts: { tau: number } }> } }).judgeValidity;

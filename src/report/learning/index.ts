@@ -1,4 +1,6 @@
 import type { Store } from '../../core/index.js';
+import { resolve } from 'node:path';
+import { commandHint } from '../../core/command-hint.js';
 import { learningReport } from '../../learning/report/index.js';
 import { judgeGainAlignment } from './alignment.js';
 import { renderLearningHtml } from './html.js';
@@ -15,7 +17,8 @@ export { learningTable, learningTableFromStore, learningTemplateCells, type Lear
  */
 export async function learningReportText(store: Store, runId: string, format: 'json' | 'md' | 'html', o: { experts?: string } = {}): Promise<string> {
   const { report, data } = await learningReport(store, runId);
-  const validity = judgeGainAlignment(data, o);
+  const analyzeCommand = commandHint(['validity', 'analyze', '--run', runId, ...(o.experts !== undefined ? ['--experts', resolve(o.experts)] : [])], store.url);
+  const validity = judgeGainAlignment(data, { ...o, analyzeCommand });
   if (format === 'json') return `${JSON.stringify({ ...report, judgeValidity: validity }, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`;
   if (format === 'md') return renderLearningMarkdown(report, validity);
   return renderLearningHtml(report, data, store, validity);

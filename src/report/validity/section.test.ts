@@ -12,19 +12,20 @@ const report = analyze(table, { resamples: 200, shareResamples: 100 });
 describe('a run report with its judges\' alignment', () => {
   it('adds the alignment rows in each format: JSON key, Markdown section, HTML section before </body> (escaped)', () => {
     const tau = report.alignment[0]!.tauExperts!.tau;
-    const json = JSON.parse(withJudgeValidity('{"runId":"r"}', 'json', { experts: 'e.csv', report, howToAddOutcomes: 'run Y' })) as { runId: string; judgeValidity: { experts: string; alignment: Array<{ tauExperts: { tau: number } }> } };
+    const json = JSON.parse(withJudgeValidity('{"runId":"r"}', 'json', { experts: 'e.csv', report, analyzeCommand: 'paideia validity analyze --run r --experts e.csv --store sqlite:/x.db', howToAddOutcomes: 'run Y' })) as { runId: string; judgeValidity: { experts: string; alignment: Array<{ tauExperts: { tau: number } }> } };
     expect(json.runId).toBe('r');
     expect(json.judgeValidity.experts).toBe('e.csv');
     expect(json.judgeValidity.alignment[0]!.tauExperts.tau).toBe(tau);
-    const md = withJudgeValidity('# Report\n', 'md', { experts: 'e.csv', report, howToAddOutcomes: 'run Y' });
+    const md = withJudgeValidity('# Report\n', 'md', { experts: 'e.csv', report, analyzeCommand: 'paideia validity analyze --run r --experts e.csv --store sqlite:/x.db', howToAddOutcomes: 'run Y' });
     expect(md).toMatch(/^# Report\n\n## Judge validity\n\nJudges against the expert scores in e\.csv/);
+    expect(md).toContain('The full analysis: paideia validity analyze --run r --experts e.csv --store sqlite:/x.db\n');
     expect(md).toContain(`| judge <a> | ev1 | clarity | 6 |`);
     expect(md).toContain(tau.toFixed(3));
     // the outcome is stated plainly, once, without the analysis' note about a flag this report lacks
     expect(md).toContain('No outcome (e.g. a learning gain) is attached to these judges');
     expect(md).not.toContain('No outcomes were given');
     expect(json.judgeValidity).toMatchObject({ outcomeNote: 'no outcome attached; run Y' });
-    const html = withJudgeValidity('<html><body><h1>R</h1></body></html>', 'html', { experts: 'e.csv', report, howToAddOutcomes: 'run Y' });
+    const html = withJudgeValidity('<html><body><h1>R</h1></body></html>', 'html', { experts: 'e.csv', report, analyzeCommand: 'paideia validity analyze --run r --experts e.csv --store sqlite:/x.db', howToAddOutcomes: 'run Y' });
     expect(html).toMatch(/<h1>R<\/h1><section id="judge-validity">.*<\/section>\n<\/body><\/html>$/s);
     expect(html).toContain('judge &lt;a&gt;');
     expect(html).not.toContain('judge <a>');

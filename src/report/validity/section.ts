@@ -6,7 +6,7 @@ import { table as markdownTable } from './markdown.js';
 
 /** What a run's report says about its judges: their alignment with attached experts, or that none are attached. */
 export type JudgeValidity = (
-  | { experts: string; report: ValidityReport }
+  | { experts: string; report: ValidityReport; /** The full analysis of the same files, ready to paste (it names the store). */ analyzeCommand: string }
   | { experts: null; howToAttach: string }
 ) & {
   /** A suite or scenario run measures no outcome of its own: how to set its judges against one. */
@@ -33,7 +33,7 @@ export function withJudgeValidity(text: string, format: ValidityFormat, v: Judge
   }
   const intro = v.experts === null
     ? `No expert scores are attached, so the judges' alignment with experts is unknown; ${v.howToAttach}.`
-    : `Judges against the expert scores in ${v.experts}: Kendall tau-b of each judge's score (mean over repeats) with the experts' mean per observation, percentile bootstrap intervals (${v.report.resamples} resamples, seed ${v.report.seed}). The full analysis: paideia validity analyze --run with the same files.`;
+    : `Judges against the expert scores in ${v.experts}: Kendall tau-b of each judge's score (mean over repeats) with the experts' mean per observation, percentile bootstrap intervals (${v.report.resamples} resamples, seed ${v.report.seed}). The full analysis: ${v.analyzeCommand}`;
   const outcome = `No outcome (e.g. a learning gain) is attached to these judges, so their alignment with one is unknown; ${v.howToAddOutcomes}.`;
   // The analysis' own "no outcomes" note names a flag of validity analyze, not of this report.
   const notes = [outcome, ...(v.experts === null ? [] : v.report.notes.filter(n => !n.startsWith('No outcomes were given')))];
