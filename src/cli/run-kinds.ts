@@ -35,12 +35,16 @@ type ObservationsOf = (store: Store, runId: string) => Promise<Array<{ id: strin
 const judgedTrials: ObservationsOf = observationsFromRun;
 const studyObservations: ObservationsOf = async (store, runId) => (await loadStoredStudy(store, runId)).observations;
 
-/** The observations of the run's Judgments (a study's own, or the judged trials' transcripts) x the items rated on each. */
+/**
+ * The observations of the run's Judgments (a study's own, or the judged trials' transcripts) x the
+ * items a judge scored on each. A cell no judge scored (an answer with no explanation to judge, a
+ * judge that never answered on the scale) is left out: an expert's score there pairs with nothing.
+ */
 const judgedCells = (observationsOf: ObservationsOf) => async (store: Store, run: RunRecord): Promise<TemplateCell[]> => {
   const stored = await ratingsFromRun(store, run.id);
   const observations = await observationsOf(store, run.id);
   const rated = new Map<string, Set<string>>();
-  for (const r of stored.ratings) (rated.get(r.observation) ?? rated.set(r.observation, new Set()).get(r.observation)!).add(r.item);
+  for (const r of stored.ratings) if (r.score !== null) (rated.get(r.observation) ?? rated.set(r.observation, new Set()).get(r.observation)!).add(r.item);
   return observations.flatMap(o => [...(rated.get(o.id) ?? [])].sort().map(item => ({ observation: o.id, item, text: o.text })));
 };
 

@@ -104,7 +104,8 @@ describe('judges of a suite run against experts', () => {
     servers.push(server);
     const cwd = workdir();
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'k' };
-    const run = await runCli(['run', tutorItems, '-m', 't=openai:tutor', '--repeats', '1', '--judge', 'ja=openai:judge-x', '--judge', 'jb=openai:claude-y', '--store', 'sqlite:s.db'], { cwd, env });
+    // baseline:gold answers with no explanation: its trials' judgments are unscored, and the template leaves them out.
+    const run = await runCli(['run', tutorItems, '-m', 't=openai:tutor', '-m', 'baseline:gold', '--repeats', '1', '--judge', 'ja=openai:judge-x', '--judge', 'jb=openai:claude-y', '--store', 'sqlite:s.db'], { cwd, env });
     expect(run.code, run.stderr).toBe(0);
     const runId = run.stdout.trim();
     const plain = await runCli(['report', runId, '--format', 'md', '--out', '-', '--store', 'sqlite:s.db'], { cwd });
