@@ -46,6 +46,8 @@ describe('paideia learning run: two units x two generator models x two learner m
     expect(first.code, first.stderr).toBe(0);
     const runId = first.stdout.trim();
     expect(runId).toMatch(/^lrn-[0-9a-f]{16}$/);
+    // No model here has a price: the closing line says their cost is unknown, never a plain $0.
+    expect(first.stderr).toMatch(/; spent \$0\.0000 plus an unknown amount for [\w, -]*\bgood\b[\w, -]* \(no price\) \(store /);
     const decks = await stored(s => s.listArtifacts(runId, 'learning.deck'));
     expect(decks).toHaveLength(4);
     for (const { value } of decks) {

@@ -45,6 +45,8 @@ describe('a scenario run is one engine run', () => {
     const first = await runCli(args, { cwd, env });
     expect(first.code, first.stderr).toBe(0);
     const runId = first.stdout.trim().split('\n').at(-1)!;
+    // None of these models has a price: the closing line says their cost is unknown, never a plain $0.
+    expect(first.stderr).toMatch(/; spent \$0\.0000 plus an unknown amount for teacher, student, judge_a, judge_b \(no price\) \(store /);
 
     const db = new Database(join(cwd, 'p.db'), { readonly: true });
     const calls = db.prepare('SELECT COUNT(*) AS n FROM calls WHERE run_id = ?').get(runId) as { n: number };

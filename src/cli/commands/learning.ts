@@ -13,6 +13,7 @@ import { emitReport } from '../report-out.js';
 import { stopOnSignals } from '../signals.js';
 import { typedFlags, typedSettings } from './resume.js';
 import { collect } from './scenario-io.js';
+import { spentText } from '../spent.js';
 
 export interface LearningRunFlags {
   units?: string[];
@@ -81,7 +82,7 @@ export async function learningRunCommand(f: LearningRunFlags, given: ReadonlySet
   try {
     void handle.runId.then(id => process.stdout.write(`${id}\n`), () => undefined);
     const outcome: RunOutcome = await handle.done;
-    process.stderr.write(`run ${outcome.runId}: ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending; spent $${outcome.spentUsd.toFixed(4)} (store ${store.url})\n`);
+    process.stderr.write(`run ${outcome.runId}: ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending; ${await spentText(store, outcome.runId, outcome.spentUsd)} (store ${store.url})\n`);
     const report = commandHint(['learning', 'report', outcome.runId, '--format', 'md'], store.url);
     if (outcome.stoppedBy || outcome.pending > 0) {
       const cap = raisedCapArgs(outcome, config.costCapUsd);

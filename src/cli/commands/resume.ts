@@ -13,6 +13,7 @@ import { createProgress } from '../progress.js';
 import { writeOutFile } from '../report-out.js';
 import { runKindOf } from '../run-kinds.js';
 import { stopOnSignals } from '../signals.js';
+import { spentText } from '../spent.js';
 
 /** The flags of `paideia run` a resume of another kind reads (a subset of its RunFlags). */
 export interface ResumeFlags {
@@ -160,7 +161,7 @@ async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, sui
   const detach = stopOnSignals(handle);
   try {
     const outcome: RunOutcome = await handle.done;
-    process.stderr.write(`run ${run.id} (${run.kind}): ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending; spent $${outcome.spentUsd.toFixed(4)} (store ${store.url})\n`);
+    process.stderr.write(`run ${run.id} (${run.kind}): ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending; ${await spentText(store, run.id, outcome.spentUsd)} (store ${store.url})\n`);
     if (f.report) {
       writeOutFile(f.report, await runKindOf(run).report(store, run, { format: 'html' }), '--report');
       process.stderr.write(`report: ${f.report}\n`);

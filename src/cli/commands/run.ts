@@ -16,6 +16,7 @@ import { stopOnSignals } from '../signals.js';
 import { printTerminalSummary } from '../terminal-summary.js';
 import { keptSuiteSettings, resumeOtherKind, typedFlags, typedSettings } from './resume.js';
 import { tests } from '../wiring.js';
+import { spentText } from '../spent.js';
 
 export interface RunFlags {
   model?: string[];
@@ -154,7 +155,7 @@ export async function runCommand(suites: string[], f: RunFlags, given: ReadonlyS
     const gone = await deletedRunError(store, runId, outcome.stoppedBy);
     if (gone) throw gone;
     const waiting = outcome.waiting ? `, ${outcome.waiting} judge trial(s) waiting for failed ones` : '';
-    process.stderr.write(`run ${runId}: ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending${waiting}; spent $${outcome.spentUsd.toFixed(4)} (store ${store.url})\n`);
+    process.stderr.write(`run ${runId}: ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending${waiting}; ${await spentText(store, runId, outcome.spentUsd)} (store ${store.url})\n`);
     const judged = outcome.explanations;
     if (judged) {
       const c = judged.counts;

@@ -22,6 +22,7 @@ import { registerScenarioStudies } from './scenario-studies.js';
 import { collect, guarded, parseOverrides, processIO, type ScenarioIO } from './scenario-io.js';
 import { typedSettings } from './resume.js';
 import { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
+import { spentText } from '../spent.js';
 
 export { printIssues, type ScenarioIO } from './scenario-io.js';
 export { scenarioExportCommand, scenarioImportCommand, scenarioSynthesizeCommand, type ExportFlags, type ImportFlags, type SynthesizeFlags } from './scenario-tools.js';
@@ -117,7 +118,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
       const j = summary.judging;
       io.stderr(`run ${runId}: ${summary.ended} ended, ${summary.capped} capped, ${summary.failed} failed, ${summary.pending} pending dialogue(s)`
         + (j ? `; judgments: ${j.new} new, ${j.stored} stored, ${j.unscored} unscored, ${j.failed} failed, ${j.pending} pending`
-          : summary.judgmentsPending ? `; ${summary.judgmentsPending} judgment(s) still to make` : '') + `; spent $${summary.spentUsd.toFixed(4)} (store ${store.url})\n`);
+          : summary.judgmentsPending ? `; ${summary.judgmentsPending} judgment(s) still to make` : '') + `; ${await spentText(store, runId, summary.spentUsd)} (store ${store.url})\n`);
       const failures = summary.failed > 0 || (j?.failed ?? 0) > 0 ? await scenarioFailures(store, runId, await store.listTrials(runId)) : [];
       if (failures.length > 0) io.stderr(`failures, grouped by error:\n${failureLines(failures).map(stripControl).join('\n')}\n`);
       if (j?.unscored) {
