@@ -176,6 +176,30 @@ describe('the launch form', () => {
   }, 60_000);
 });
 
+describe('the launch form of a learning run', () => {
+  it('sends list settings as their items take them: frames `all` and 3, puzzle context on and off as true and false', async () => {
+    const page = await H.page();
+    let sent: { config: Record<string, unknown> } | undefined;
+    // The request is answered here: what matters is what the form sends, not a learning run.
+    await page.route('**/api/launch', async route => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      sent = route.request().postDataJSON() as typeof sent;
+      await route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ issues: [{ field: 'units', message: 'checked by the test' }] }) });
+    });
+    await page.goto(`${H.server.url}/launch?kind=learning`);
+    await page.getByText('More settings').click();
+    const frames = page.getByLabel('frames', { exact: true });
+    expect(await frames.getAttribute('placeholder')).toBe('all');
+    await frames.fill('all\n3');
+    await page.getByLabel('puzzle context', { exact: true }).fill('on\nOFF');
+    await page.getByRole('button', { name: 'Start run' }).click();
+    await expect.poll(() => sent).toBeDefined();
+    expect(sent!.config).toMatchObject({ kind: 'learning', frames: ['all', 3], puzzleContext: [true, false] });
+    problems.splice(0);
+    await page.context().close();
+  }, 60_000);
+});
+
 /** An HTTP proxy to the web server that can die: what the browser sees when the server goes away. */
 async function dyingProxy(target: string): Promise<{ url: string; kill(): Promise<void> }> {
   const to = new URL(target);

@@ -6,7 +6,7 @@ export const LEARNING_RUN = 'learning';
 
 const spec = z.string().min(1);
 /** `all` slides, or a sample of k evenly spaced frames. */
-const frames = z.union([z.literal('all'), z.number().int().min(1).max(60)]);
+const frames = z.union([z.literal('all'), z.number().int().min(1).max(60)], { error: 'expected all, or a number of frames from 1 to 60' });
 
 /**
  * A learning study: units x generators (decks, and their error-injected variants) x learners
@@ -29,7 +29,7 @@ export const LearningRunConfigSchema = z.strictObject({
   /** Learner and judge repeats. */
   repeats: z.number().int().min(1).max(100).default(1),
   /** Ablation: learners with and/or without the puzzle's examples in every test context. */
-  puzzleContext: z.array(z.boolean()).min(1).default([false]),
+  puzzleContext: z.array(z.boolean({ error: 'expected true or false (on or off)' })).min(1).default([false]),
   /** Ablation: study all slides and/or a sample of k frames. */
   frames: z.array(frames).min(1).default(['all']),
   /** Error-injection families: each adds a corrupted variant of every deck. */

@@ -2,7 +2,7 @@ import { api, ApiError } from '../api.js';
 import { h, put } from '../dom.js';
 import { navigate } from '../nav.js';
 
-interface JsonSchema { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; const?: unknown; default?: unknown; required?: string[]; minimum?: number; maximum?: number }
+interface JsonSchema { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; const?: unknown; default?: unknown; required?: string[]; minimum?: number; maximum?: number }
 interface LaunchInfo {
   kinds: Array<{ name: string; schema: JsonSchema }>;
   suites: string[]; scenarios: string[]; baselines: string[];
@@ -129,7 +129,8 @@ function drawField(name: string, s: JsonSchema, choices: string[] | undefined, i
     };
   }
   if (type === 'array') {
-    const area = h('textarea', { id, name, rows: 3, ...(name === 'models' ? { placeholder: info.baselines[0] ?? '' } : {}) });
+    const example = name === 'models' ? info.baselines[0] ?? '' : Array.isArray(s.default) ? s.default.map(String).join('\n') : undefined;
+    const area = h('textarea', { id, name, rows: 3, ...(example !== undefined ? { placeholder: example } : {}) });
     const hint = name === 'models' ? h('input', { type: 'text', list: 'model-choices', 'aria-label': 'add a model', placeholder: 'add a model…', onchange: e => {
       const input = e.target as HTMLInputElement;
       area.value = `${area.value.trim()}\n${input.value}`.trim(); input.value = '';
@@ -137,7 +138,7 @@ function drawField(name: string, s: JsonSchema, choices: string[] | undefined, i
     return {
       el: h('div', { class: 'field' }, h('label', { for: id }, label), area, hint),
       controls: [area],
-      read: () => { const v = area.value.split('\n').map(x => x.trim()).filter(Boolean); return v.length ? [name, v] : undefined; },
+      read: () => { const v = area.value.split('\n').map(x => x.trim()).filter(Boolean).map(x => lineValue(x, s.items)); return v.length ? [name, v] : undefined; },
     };
   }
   if (type === 'boolean') {
@@ -158,4 +159,20 @@ function drawField(name: string, s: JsonSchema, choices: string[] | undefined, i
     controls: [input],
     read: () => (input.value === '' ? undefined : [name, numeric ? Number(input.value) : input.value]),
   };
+}
+
+/**
+ * One line of a list field as its items' schema takes it: a number where numbers are allowed
+ * (frames: `all` or 3), true or false where the items are yes/no (on, off, yes, no, true, false),
+ * else the text as written, for the server to judge.
+ */
+function lineValue(line: string, items: JsonSchema | undefined): unknown {
+  const options = items?.anyOf ?? (items ? [items] : []);
+  if (options.some(o => o.const === line)) return line;
+  const types = new Set(options.flatMap(o => (Array.isArray(o.type) ? o.type : o.type ? [o.type] : [])));
+  const word = line.toLowerCase();
+  if (types.has('boolean') && ['true', 'on', 'yes'].includes(word)) return true;
+  if (types.has('boolean') && ['false', 'off', 'no'].includes(word)) return false;
+  if ((types.has('integer') || types.has('number')) && line !== '' && Number.isFinite(Number(line))) return Number(line);
+  return line;
 }
