@@ -79,6 +79,16 @@ describe('the runs API on a learning run', () => {
     expect([trial.trial.id, trial.costIncomplete]).toEqual([deck.id, true]);
   });
 
+  it('offers no blind share link for a judged learning run, and says what to give experts instead if one is asked for', async () => {
+    const id = outcome.runId;
+    expect((await store.listJudgments(id)).length).toBeGreaterThan(0);
+    expect((await get<{ judged: boolean }>(`/runs/${id}`)).judged).toBe(false);
+    const res = await fetch(`${web.url}/api/runs/${id}/blind`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rater: 'zed' }) });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain(`share links score a scenario run's dialogues; this is a learning run: give experts the blank expert file of ${commandHint(['validity', 'template', '--run', id, '--out', 'experts.csv'], store.url)} instead`);
+    expect(await store.listArtifacts(id, 'web-blind-task')).toEqual([]);
+  });
+
   it('resumes a run the library started (not the web app) from the config the run keeps', async () => {
     const id = outcome.runId;
     expect((await get<{ resumable: boolean }>(`/runs/${id}`)).resumable).toBe(true);

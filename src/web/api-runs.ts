@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { commandHint } from '../core/command-hint.js';
 import { RunInUseError, type RunRecord, type Store } from '../core/index.js';
+import { SCENARIO_RUN } from '../scenarios/index.js';
 import { runInterrupted, summarizeRuns, unpricedModels } from '../report/runs-summary.js';
 import { countTrials } from '../report/trial-counts.js';
 import type { DeleteAnswer, RunDetail, RunInUseAnswer, RunListEntry } from './api-types.js';
@@ -49,8 +50,9 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
       live: l ? { progress: l.progress, warnings: l.warnings, finished: Boolean(l.outcome || l.error), error: l.error ?? null } : null,
       interrupted: await runInterrupted(store, run),
       resumable: (await continueConfig(store, run.id)) !== undefined,
-      // Runs whose outputs were judged can be scored blind by experts too.
-      judged: (await store.listJudgments(run.id)).length > 0,
+      // Blind scoring shares a scenario run's judged dialogues; other kinds get an expert file from
+      // `paideia validity template` (the page offers no link that would only fail).
+      judged: run.kind === SCENARIO_RUN && (await store.listJudgments(run.id)).length > 0,
     } satisfies RunDetail);
   });
 

@@ -47,6 +47,7 @@ export interface RunDetail {
   /** As in the run list: stored as running, but no live process works on it. */
   interrupted: boolean;
   resumable: boolean;
+  /** A scenario run with judgments: its dialogues can be scored blind by experts (share links). */
   judged: boolean;
 }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { ConfigError, type JsonObject, type Store } from '../core/index.js';
-import { buildBlindExport, HUMAN_PREFIX, importHumanRows, scaleText, storeBlindKey, type BlindItem, type RubricColumn } from '../scenarios/index.js';
+import { commandHint } from '../core/command-hint.js';
+import { buildBlindExport, HUMAN_PREFIX, importHumanRows, SCENARIO_RUN, scaleText, storeBlindKey, type BlindItem, type RubricColumn } from '../scenarios/index.js';
 
 /** Where a run keeps its blind scoring tasks: by the hash of the task's secret, never the secret. */
 export const BLIND_TASK_ARTIFACT = 'web-blind-task';
@@ -28,6 +29,11 @@ const hashOf = (secret: string) => createHash('sha256').update(secret).digest('h
 export async function createBlindTask(store: Store, runId: string, rater: string): Promise<{ path: string }> {
   // The rater name is checked now, as an import would check it, so a bad one fails before any link exists.
   if (!/^[\p{L}\p{N}_.@-]+$/u.test(rater.trim())) throw new ConfigError([{ field: 'rater', message: `"${rater}" is not a rater name: use letters, digits, _ . @ - (e.g. anna.k)` }]);
+  const run = await store.getRun(runId);
+  if (run && run.kind !== SCENARIO_RUN) {
+    const template = commandHint(['validity', 'template', '--run', runId, '--out', 'experts.csv'], store.url);
+    throw new ConfigError([{ field: 'run-id', message: `share links score a scenario run's dialogues; this is a ${run.kind} run: give experts the blank expert file of ${template} instead` }]);
+  }
   const seed = randomInt(0, 2 ** 31);
   const x = await buildBlindExport(store, runId, seed);
   await storeBlindKey(store, x.key);
