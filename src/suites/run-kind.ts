@@ -79,8 +79,12 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
   const { store } = ctx;
   const warn = (message: string) => ctx.onEvent({ type: 'warning', message });
   const specs = c.models.map(m => parseModelSpec(m, { field: 'models' }));
-  if (!c.resume && specs.length === 0) throw new ConfigError([{ field: '--model', message: 'name at least one model, e.g. --model baseline:gold --model openai:gpt-4.1-mini' }]);
-  if (!c.resume && c.suites.length === 0) throw new ConfigError([{ field: 'suites', message: 'name at least one item file or folder, e.g. data/samples/irish' }]);
+  // Both said at once: a form left empty learns of each in one answer.
+  const missing = [
+    ...(!c.resume && specs.length === 0 ? [{ field: '--model', message: 'name at least one model, e.g. --model baseline:gold --model openai:gpt-4.1-mini' }] : []),
+    ...(!c.resume && c.suites.length === 0 ? [{ field: 'suites', message: 'name at least one item file or folder, e.g. data/samples/irish' }] : []),
+  ];
+  if (missing.length) throw new ConfigError(missing);
   const dup = specs.map(s => s.alias).find((a, i, all) => all.indexOf(a) !== i);
   if (dup) throw new ConfigError([{ field: '--model', message: `model alias "${dup}" is used twice; give one an alias: name=${dup}` }]);
   if (!c.judges?.length && c.judgeFamilies?.length) throw new ConfigError([{ field: '--judge-family', message: 'only means something with two --judge flags' }]);

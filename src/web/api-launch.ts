@@ -34,7 +34,13 @@ export function launchApi(live: LiveRuns, env: Env, folders: LaunchFolders): Hon
     }
     const kind = BUILT_IN_RUN_KINDS.find(k => k.name === config['kind']);
     const outside = kind ? launchPathIssues(pageSchema(kind.configSchema), config, folders) : [];
-    if (outside.length) throw new ConfigError(outside);
+    if (outside.length) {
+      // Every problem of the config's shape with the paths outside the offered folders, at once.
+      const parsed = kind!.configSchema.safeParse(config);
+      const shape = parsed.success ? [] : parsed.error.issues.map(i => ({ field: i.path.map(String).join('.') || '(config)', message: i.message }));
+      const fields = new Set(Object.keys(pageSchema(kind!.configSchema)['properties'] as object ?? {}));
+      throw new ConfigError([...outside, ...pageIssues(shape.filter(i => !outside.some(o => o.field === i.field)), fields)]);
+    }
     try {
       const run = await live.launch(config);
       return c.json({ runId: run.runId });

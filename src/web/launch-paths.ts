@@ -11,7 +11,8 @@ import type { LaunchFolders } from './launch-choices.js';
  * start of it in an error ("not valid JSON: root:x:0:0...").
  */
 export function launchPathIssues(schema: JsonObject, config: JsonObject, folders: LaunchFolders): ConfigIssue[] {
-  const roots = [...folders.suites, ...folders.scenarios, ...(folders.data ?? [])].map(real);
+  // Each folder once: suites and data can be the same folder, and the message lists them.
+  const roots = [...new Set([...folders.suites, ...folders.scenarios, ...(folders.data ?? [])].map(real))];
   const props = (schema['properties'] ?? {}) as Record<string, { format?: string; items?: { format?: string } }>;
   const issues: ConfigIssue[] = [];
   for (const [field, prop] of Object.entries(props)) {

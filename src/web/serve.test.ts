@@ -65,7 +65,8 @@ describe('paideia serve', () => {
     writeFileSync(secret, 'root:x:0:0:SECRET-CONTENT');
     // a link inside an offered folder that points out of it is outside too
     symlinkSync(secret, join(offered, 'link.json'));
-    const guarded = await startApiServer(store, dir, { folders: { base: dir, suites: [offered], scenarios: [], data: [] } });
+    // The folder is offered twice (for suites and for data): the messages name it once.
+    const guarded = await startApiServer(store, dir, { folders: { base: dir, suites: [offered], scenarios: [], data: [offered] } });
     try {
       const post = (config: unknown) => fetch(`${guarded.url}/api/launch`, { method: 'POST', body: JSON.stringify({ config }), headers: { 'content-type': 'application/json' } });
       const cases: Array<[Record<string, unknown>, string[]]> = [
@@ -74,6 +75,8 @@ describe('paideia serve', () => {
         [{ kind: 'scenario', file: '../../etc/passwd' }, ['file']],
         [{ kind: 'learning', units: ['u'], unitPaths: ['/'], generators: ['g=baseline:outline'], learners: ['l=baseline:examples'] }, ['unitPaths.0']],
         [{ kind: 'suite', suites: ['offered/suite'], models: ['a=openai:x'], endpoints: { a: 'http://evil.example/v1' } }, ['endpoints']],
+        // A path outside and problems of the config's shape: all of them in one answer.
+        [{ kind: 'suite', suites: ['../../etc'], models: [], repeats: 0, concurrency: -1, bogus: 1 }, ['suites.0', 'repeats', 'concurrency', '(config)']],
       ];
       for (const [config, fields] of cases) {
         const r = await post(config);
@@ -83,6 +86,11 @@ describe('paideia serve', () => {
         expect(body).not.toContain('SECRET-CONTENT');
         expect(body).not.toContain('root:x');
       }
+      const outside = await (await post({ kind: 'suite', suites: ['/etc'], models: ['baseline:gold'] })).json() as { issues: Array<{ message: string }> };
+      expect(outside.issues[0]!.message).toBe('"/etc" is not in a folder this server offers (offered); put the file there, or run it with the CLI');
+      // An empty form: every field it needs, at once.
+      const empty = await (await post({ kind: 'suite' })).json() as { issues: Array<{ field: string }> };
+      expect(empty.issues.map(i => i.field)).toEqual(['models', 'suites']);
       expect(await store.listRuns()).toEqual([]);
     } finally {
       await guarded.close();
