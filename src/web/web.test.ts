@@ -48,6 +48,8 @@ describe('paideia serve in Chromium', () => {
     openGate();
     await page.getByRole('button', { name: 'Resume run' }).waitFor({ timeout: 20_000 });
     expect(await page.locator('#run-status').textContent()).toBe('stopped');
+    // Stopped on request, not a dead process: the page does not say "interrupted".
+    expect(await page.locator('#run-status').locator('xpath=..').textContent()).toBe('stopped (on request, by Stop or Ctrl-C; resume it to go on)');
     await page.getByRole('button', { name: 'Resume run' }).click();
     await page.getByRole('heading', { name: 'Live progress' }).waitFor();
     await expect.poll(() => page.locator('#run-status').textContent(), { timeout: 30_000 }).toBe('completed');

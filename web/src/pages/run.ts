@@ -24,7 +24,7 @@ export async function runPage(main: HTMLElement, [id]: string[], query: URLSearc
     h('dl', { class: 'facts' },
       h('dt', {}, 'Kind'), h('dd', {}, run.kind),
       h('dt', {}, 'Status'), h('dd', {}, h('span', { class: `status status-${run.interrupted ? 'stopped' : run.status}`, id: 'run-status' }, run.interrupted ? 'stopped (interrupted)' : run.status),
-        run.interrupted ? ' (no process is working on it)' : run.note ? ` (${run.note})` : ''),
+        run.interrupted ? ' (no process is working on it)' : run.note ? ` (${noteText(run.note)})` : ''),
       h('dt', {}, 'Models'), h('dd', {}, run.models.map(m => `${m.alias} (${m.spec})`).join(', ')),
       h('dt', {}, 'Trials'), h('dd', {}, h('span', { id: 'run-counts' }, countsText(run.counts.done, run.counts.failed, run.counts.pending, run.counts.total)),
         // Runs of several step kinds (judges, learners) say how many of each.
@@ -143,4 +143,12 @@ function pageLink(offset: number): string {
   const next = new URLSearchParams(location.search);
   if (offset > 0) next.set('offset', String(offset)); else next.delete('offset');
   return `${location.pathname}${next.size ? `?${next}` : ''}`;
+}
+
+/**
+ * A run's stored note in the page's words. Runs stopped on request are stored with the note
+ * "interrupted", which beside "stopped" read as the label of a run whose process died.
+ */
+function noteText(note: string): string {
+  return note === 'interrupted' ? 'on request, by Stop or Ctrl-C; resume it to go on' : note;
 }
