@@ -43,11 +43,14 @@ describe('paideia serve in Chromium', () => {
     // Stop only once a request waits at the gate: stopped while the first (ungated) one was in
     // flight, the run would drain and end at once, and the page would reload past its note.
     await expect.poll(() => H.model.requests.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    // While it runs, the results and trials say they are as stored when the page opened.
+    expect(await page.locator('p.as-of').count()).toBe(2);
     await page.getByRole('button', { name: 'Stop (drain)' }).click();
     await page.getByText('stop asked: no new call starts').waitFor();
     openGate();
     await page.getByRole('button', { name: 'Resume run' }).waitFor({ timeout: 20_000 });
     expect(await page.locator('#run-status').textContent()).toBe('stopped');
+    expect(await page.locator('p.as-of').count()).toBe(0);
     // Stopped on request, not a dead process: the page does not say "interrupted".
     expect(await page.locator('#run-status').locator('xpath=..').textContent()).toBe('stopped (on request, by Stop or Ctrl-C; resume it to go on)');
     await page.getByRole('button', { name: 'Resume run' }).click();

@@ -33,8 +33,8 @@ export async function runPage(main: HTMLElement, [id]: string[], query: URLSearc
       h('dt', {}, 'Started'), h('dd', {}, h('time', { datetime: run.createdAt }, when(run.createdAt))),
       h('dt', {}, 'Export'), h('dd', {}, h('a', { href: `/api/runs/${encodeURIComponent(run.id)}/bundle.html`, download: '' }, 'Static bundle (one HTML file, no server needed)'))),
     progressBox,
-    h('section', { 'aria-labelledby': 'results-h' }, h('h2', { id: 'results-h' }, 'Results'), resultsFigure(run.results), figures),
-    h('section', { 'aria-labelledby': 'trials-h' }, h('h2', { id: 'trials-h' }, 'Trials'), await trialsSection(run, query)),
+    h('section', { 'aria-labelledby': 'results-h' }, h('h2', { id: 'results-h' }, 'Results'), asOfOpening(run), resultsFigure(run.results), figures),
+    h('section', { 'aria-labelledby': 'trials-h' }, h('h2', { id: 'trials-h' }, 'Trials'), asOfOpening(run), await trialsSection(run, query)),
     run.judged ? blindSection(run) : null,
   );
   const reload = () => navigate(location.pathname + location.search, true);
@@ -151,4 +151,10 @@ function pageLink(offset: number): string {
  */
 function noteText(note: string): string {
   return note === 'interrupted' ? 'on request, by Stop or Ctrl-C; resume it to go on' : note;
+}
+
+/** While a run goes on, its results and trials are those stored when the page opened: said so, or a trial shown pending would read as stuck. */
+function asOfOpening(run: RunDetail): HTMLElement | null {
+  if (!run.live || run.live.finished) return null;
+  return h('p', { class: 'muted as-of' }, 'As stored when this page opened: the live progress above goes on, and the page reloads with every result when the run ends.');
 }
