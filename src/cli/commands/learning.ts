@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError, type RunOutcome } from '../../core/index.js';
+import { ConfigError, type ConfigIssue, type RunOutcome } from '../../core/index.js';
 import type { LearningRunConfig } from '../../learning/run/config.js';
 import { startRun } from '../../runs.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
@@ -45,14 +45,28 @@ const framesOf = (v: string): 'all' | number => {
 
 /** The config a `learning run` command line describes. */
 export function learningConfig(f: LearningRunFlags): LearningRunConfig {
-  const repeats = numberFlag('--repeats', f.repeats, positiveInt, 'a whole number >= 1');
-  const costCapUsd = numberFlag('--cost-cap', f.costCap, nonNegative, 'an amount in USD >= 0');
-  const concurrency = numberFlag('--concurrency', f.concurrency, positiveInt, 'a whole number >= 1');
+  // Every flag's problem at once, not the first one found.
+  const issues: ConfigIssue[] = [];
+  const read = <T>(parse: () => T): T | undefined => {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      issues.push(...error.issues);
+      return undefined;
+    }
+  };
+  const repeats = read(() => numberFlag('--repeats', f.repeats, positiveInt, 'a whole number >= 1'));
+  const costCapUsd = read(() => numberFlag('--cost-cap', f.costCap, nonNegative, 'an amount in USD >= 0'));
+  const concurrency = read(() => numberFlag('--concurrency', f.concurrency, positiveInt, 'a whole number >= 1'));
+  const puzzleContext = read(() => listFlag(f.puzzleContext)?.map(onOff));
+  const frames = read(() => listFlag(f.frames)?.map(framesOf));
+  if (issues.length) throw new ConfigError(issues);
   return {
     kind: 'learning', units: listFlag(f.units) ?? [], generators: f.generator ?? [], learners: f.learner ?? [], judges: f.judge ?? [],
     imageModels: listFlag(f.images) ?? [], ...(f.unitFiles?.length ? { unitPaths: f.unitFiles } : {}), ...(repeats ? { repeats } : {}),
-    ...(listFlag(f.puzzleContext) ? { puzzleContext: listFlag(f.puzzleContext)!.map(onOff) } : {}),
-    ...(listFlag(f.frames) ? { frames: listFlag(f.frames)!.map(framesOf) } : {}), inject: listFlag(f.inject) ?? [],
+    ...(puzzleContext ? { puzzleContext } : {}),
+    ...(frames ? { frames } : {}), inject: listFlag(f.inject) ?? [],
     ...(costCapUsd !== undefined ? { costCapUsd } : {}), ...(f.prices ? { prices: f.prices } : {}), ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}),
     ...(concurrency ? { concurrency } : {}), retryErrors: f.retryErrors ?? false,
   };
