@@ -33,7 +33,7 @@ export function checkUnit(unit: Unit): UnitProblem[] {
   }
   const band = bandOf(unit.difficulty.rubric);
   if (band !== unit.difficulty.band) {
-    problems.push({ path: ['difficulty', 'band'], message: `is "${unit.difficulty.band}" but the rubric scores total a "${band}" unit (4-6 basic, 7-9 intermediate, 10-12 advanced)` });
+    problems.push({ path: ['difficulty', 'band'], message: `is "${unit.difficulty.band}" but the rubric scores total ${band === 'basic' ? 'a' : 'an'} "${band}" unit (4-6 basic, 7-9 intermediate, 10-12 advanced)` });
   }
   const seen = new Map<string, string>();
   const teaching = teachingTexts(unit);

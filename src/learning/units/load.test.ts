@@ -66,6 +66,9 @@ describe('unit validation', () => {
   it('rejects a difficulty band that the rubric does not give', () => {
     const bad = edit(GOOD, 'band: basic', 'band: advanced');
     expect(issuesOf(bad)).toEqual([`${lineOf(bad, 'band: advanced')}:difficulty.band: is "advanced" but the rubric scores total a "basic" unit (4-6 basic, 7-9 intermediate, 10-12 advanced)`]);
+    // Scores of 8 make an intermediate unit: the message says "an".
+    const harder = edit(GOOD, 'rubric: { rule_complexity: 1, exception_density: 1,', 'rubric: { rule_complexity: 3, exception_density: 2,');
+    expect(issuesOf(harder)).toEqual([`${lineOf(harder, 'band: basic')}:difficulty.band: is "basic" but the rubric scores total an "intermediate" unit (4-6 basic, 7-9 intermediate, 10-12 advanced)`]);
   });
 
   it('rejects an answer the teaching content gives away', () => {
@@ -83,6 +86,8 @@ describe('unit validation', () => {
     expect(units.map(u => u.file)).toEqual([join(dir, 'a.yaml')]);
     expect(issues.map(i => `${i.file}:${i.field}`)).toEqual([
       `${join(dir, 'b.yaml')}:id`, `${join(dir, 'c.yml')}:difficulty.band`, `${join(dir, 'c.yml')}:near_transfer.1.accepted`,
+      // A file with problems of its own still has its id checked against the others.
+      `${join(dir, 'c.yml')}:id`,
     ]);
     expect(issues[0]!.message).toBe(`unit id "chickasaw-case-and-person" is already used by ${join(dir, 'a.yaml')}; ids must be unique`);
     expect(issues[0]!.line).toBe(1);

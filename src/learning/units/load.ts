@@ -12,14 +12,18 @@ export interface LoadedUnit {
 }
 
 /** Parse and check one unit file; every problem comes back as an issue with its line. */
-export function checkUnitText(file: string, text: string): { unit?: Unit; issues: ConfigIssue[] } {
+export function checkUnitText(file: string, text: string): { unit?: Unit; id?: { value: string; line?: number }; issues: ConfigIssue[] } {
   const parsed = parseYamlSource(file, text);
   if (!parsed.source) return { issues: parsed.issues };
   const source = parsed.source;
+  // The id as written, even in a unit with other problems: a duplicate id is a problem of its own.
+  const raw = (source.data as { id?: unknown } | null)?.id;
+  const line = source.lineOf(['id']);
+  const id = typeof raw === 'string' && raw !== '' ? { value: raw, ...(line ? { line } : {}) } : undefined;
   const result = unitSchema.safeParse(source.data);
-  if (!result.success) return { issues: zodIssues(source, unitSchema, result.error.issues) };
+  if (!result.success) return { ...(id ? { id } : {}), issues: zodIssues(source, unitSchema, result.error.issues) };
   const issues = checkUnit(result.data).map(p => source.issue(p.path, p.message));
-  return issues.length ? { issues } : { unit: result.data, issues };
+  return issues.length ? { ...(id ? { id } : {}), issues } : { unit: result.data, ...(id ? { id } : {}), issues };
 }
 
 /** The unit files under the given files or folders (`.yaml`/`.yml`, folders walked in sorted order). */
@@ -47,15 +51,15 @@ export function checkUnits(paths: ReadonlyArray<string>): { units: LoadedUnit[];
   for (const file of unitFiles(paths)) {
     const checked = checkUnitText(file, readFileSync(file, 'utf8'));
     issues.push(...checked.issues);
-    if (!checked.unit) continue;
-    const other = byId.get(checked.unit.id);
+    if (!checked.id) continue;
+    const other = byId.get(checked.id.value);
     if (other) {
-      const line = parseYamlSource(file, readFileSync(file, 'utf8')).source?.lineOf(['id']);
-      issues.push({ file, ...(line ? { line } : {}), field: 'id', message: `unit id "${checked.unit.id}" is already used by ${other}; ids must be unique` });
-    } else {
-      byId.set(checked.unit.id, file);
-      units.push({ file, unit: checked.unit });
+      const line = checked.id.line;
+      issues.push({ file, ...(line ? { line } : {}), field: 'id', message: `unit id "${checked.id.value}" is already used by ${other}; ids must be unique` });
+      continue;
     }
+    byId.set(checked.id.value, file);
+    if (checked.unit) units.push({ file, unit: checked.unit });
   }
   return { units, issues };
 }
