@@ -176,6 +176,19 @@ describe('the launch form', () => {
   }, 60_000);
 });
 
+describe('deleting a run whose models have no price', () => {
+  it('says its calls cost an unknown amount, not $0', async () => {
+    const page = await H.page();
+    await page.goto(`${H.server.url}/runs`);
+    await page.getByRole('button', { name: `delete run ${unpriced}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this run?' });
+    expect(await dialog.locator('#delete-what').textContent()).toMatch(/artefacts \(\$0\.0000 \+ unknown of calls\)\. This cannot be undone\.$/);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await H.store.getRun(unpriced)).toBeDefined();
+    await page.context().close();
+  }, 60_000);
+});
+
 describe('the launch form of a learning run', () => {
   it('sends list settings as their items take them: frames `all` and 3, puzzle context on and off as true and false', async () => {
     const page = await H.page();
@@ -195,7 +208,9 @@ describe('the launch form of a learning run', () => {
     await page.getByRole('button', { name: 'Start run' }).click();
     await expect.poll(() => sent).toBeDefined();
     expect(sent!.config).toMatchObject({ kind: 'learning', frames: ['all', 3], puzzleContext: [true, false] });
-    problems.splice(0);
+    // The page shows the answer (and the browser has logged its 400) before the next test looks.
+    await page.getByRole('alert').getByText('checked by the test').waitFor();
+    expect(problems.splice(0)).toEqual([expectedConsole('400 (Bad Request)')]);
     await page.context().close();
   }, 60_000);
 });

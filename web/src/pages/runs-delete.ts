@@ -44,7 +44,7 @@ export function confirmDelete(run: RunListEntry, done: (message: string) => void
     h('h2', { id: 'delete-title' }, 'Delete this run?'),
     h('p', { id: 'delete-what' },
       'Run ', h('code', {}, run.id), ` (${run.kind}, ${run.interrupted ? 'stopped (interrupted)' : run.status}; ${run.models.join(', ') || 'no models'}) and everything stored with it: `
-      + `${run.trials} trials${kinds}${run.failures ? ` (${run.failures} failed)` : ''}, their calls, scores, judgments and artefacts (${usd(run.costUsd)} of calls). This cannot be undone.`),
+      + `${run.trials} trials${kinds}${run.failures ? ` (${run.failures} failed)` : ''}, their calls, scores, judgments and artefacts (${usd(run.costUsd)}${run.costIncomplete ? ' + unknown' : ''} of calls). This cannot be undone.`),
     problem,
     h('div', { class: 'actions' }, cancel, confirm));
   document.body.append(dialog);
