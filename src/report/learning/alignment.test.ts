@@ -96,6 +96,14 @@ describe('a learning run as a validity study', () => {
     expect(sparse.notes.join('\n')).toMatch(new RegExp(`ja \\(judge-1\\) on d1: only ${row.n} deck\\(s\\) with both a scored rating and a gain \\(tau needs 4\\)`));
     expect(sparse.notes.join('\n')).not.toMatch(/on d2: only/);
 
+    // Four decks, but the judge gives each the same rating: no tau, and the note says why (not "too few").
+    const firstD1 = data.judgments.find(d1)!;
+    const flat = data.judgments.map(j => (d1(j) ? { ...j, fields: firstD1.fields, value: firstD1.value } : j));
+    const tied = judgeGainAlignment({ ...data, judgments: flat });
+    expect(tied.alignment.map(a => [a.item, a.n, a.tauOutcome?.tau])).toEqual([['d1', 4, NaN], ['d2', 4, expect.any(Number)]]);
+    expect(tied.notes.join('\n')).toMatch(/ja \(judge-1\) on d1: over its 4 decks the ratings or the gains are all the same, so no two decks are ordered and tau-b is not defined/);
+    expect(tied.notes.join('\n')).not.toMatch(/only 4 deck/);
+
     const noGains = judgeGainAlignment({ ...data, learners: [] });
     expect(noGains.alignment.every(a => a.tauOutcome === null && a.n === 0)).toBe(true);
     expect(noGains.notes.join('\n')).toMatch(/No learner gains/);

@@ -64,8 +64,12 @@ export function judgeGainAlignment(data: StudyData, o: { experts?: string; analy
   notes.push(...r.notes.filter(n => /unscored/.test(n)));
   // Enough decks overall, but a judge that left most of them unscored still has too few pairs of its own.
   if (withGain >= MIN_PAIRS) {
-    for (const a of r.alignment.filter(x => x.tauOutcome === null)) {
-      notes.push(`${a.rater} (${a.prompt}) on ${a.item}: only ${a.nUnits} deck(s) with both a scored rating and a gain (tau needs ${MIN_PAIRS}), so its tau with gain is not computed; see its unscored judgments in the run.`);
+    // No tau: too few pairs (null), or pairs that are all tied (NaN, shown as "–").
+    for (const a of r.alignment.filter(x => x.tauOutcome === null || !Number.isFinite(x.tauOutcome.tau))) {
+      notes.push(a.nUnits < MIN_PAIRS
+        ? `${a.rater} (${a.prompt}) on ${a.item}: only ${a.nUnits} deck(s) with both a scored rating and a gain (tau needs ${MIN_PAIRS}), so its tau with gain is not computed; see its unscored judgments in the run.`
+        // Enough decks, and still no tau: one side does not vary, so no pair of decks is ordered.
+        : `${a.rater} (${a.prompt}) on ${a.item}: over its ${a.nUnits} decks the ratings or the gains are all the same, so no two decks are ordered and tau-b is not defined; a judge that gives every deck one score cannot track learning.`);
     }
   }
   const robust = new Map(r.robustness.map(x => [`${x.rater}|${x.prompt}|${x.item}`, x]));
