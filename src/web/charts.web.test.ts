@@ -90,6 +90,9 @@ describe('the report figures in Chromium, each with its table of the report\'s n
     await page.getByLabel('Outcomes (unit,outcome)').setInputFiles({ name: 'bad-outcomes.csv', mimeType: 'text/csv', buffer: Buffer.from('unit,outcome\nt01,lots\n') });
     await page.getByRole('button', { name: 'Analyse with these files' }).click();
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'bad-outcomes.csv' }).count()).toBeGreaterThan(0);
+    // Each problem is said once: a list item, not also a line above it.
+    const said = await page.getByRole('alert').filter({ hasText: 'bad-outcomes.csv' }).textContent();
+    expect(said!.split('bad-outcomes.csv').length - 1).toBe(1);
     // The browser logs that 400 answer; it is the one expected here.
     expect(problems.splice(0)).toEqual(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
 

@@ -63,8 +63,11 @@ export function alignmentSection(runId: string, data: TauData): HTMLElement {
       // Files kept from an earlier visit that no longer fit the run are not tried again.
       if (!keep) keptFiles.forget(runId);
       const issues = error instanceof ApiError ? (error.body as { issues?: Array<{ file?: string; line?: number; field?: string; message: string }> }).issues : undefined;
-      put(problems, h('p', { class: 'error' }, (error as Error).message),
-        issues ? h('ul', {}, ...issues.map(i => h('li', {}, [i.file, i.line, i.field].filter(x => x !== undefined).join(':'), i.file || i.field ? ': ' : '', i.message))) : null);
+      // The problems as a list, each once (the error's message repeats them as one line).
+      put(problems, issues?.length
+        ? h('div', { class: 'error' }, h('p', {}, 'Not analysed: the files have these problems.'),
+          h('ul', {}, ...issues.map(i => h('li', {}, [i.file, i.line, i.field].filter(x => x !== undefined).join(':'), i.file || i.field ? ': ' : '', i.message))))
+        : h('p', { class: 'error' }, (error as Error).message));
     }
   };
   const form = h('form', { class: 'filters attach', onsubmit: async e => {
