@@ -31,8 +31,6 @@ export interface LearningJudgeValidity {
   decks: number;
   decksWithGain: number;
   experts: string | null;
-  /** The command that runs the full analysis of this run, ready to paste (it names the store); null when no store was named. */
-  analyzeCommand: string | null;
   resamples: number;
   seed: number;
   alignment: JudgeGainRow[];
@@ -45,8 +43,8 @@ export interface LearningJudgeValidity {
  * The judges' alignment with learner gain, from the same analysis as `paideia validity analyze
  * --run` (the variance shares, which the alignment does not depend on, resampled the fewest times).
  */
-export function judgeGainAlignment(data: StudyData, o: { experts?: string; analyzeCommand?: string } = {}): LearningJudgeValidity {
-  const base = { outcome: GAIN_DEFINITION, minimumDecks: MIN_PAIRS, experts: o.experts ?? null, analyzeCommand: o.analyzeCommand ?? null };
+export function judgeGainAlignment(data: StudyData, o: { experts?: string } = {}): LearningJudgeValidity {
+  const base = { outcome: GAIN_DEFINITION, minimumDecks: MIN_PAIRS, experts: o.experts ?? null };
   if (data.judgments.length === 0) {
     const why = data.design.judges.length
       ? 'The run\'s judges have stored no judgment yet (resume the run), so there is no rating to align with learner gain.'

@@ -14,7 +14,7 @@ const CSS = `body{font-family:sans-serif;margin:24px;max-width:1300px} table{bor
  * The report as one self-contained HTML page: the tables, a gain plot and D1/D2-vs-gain scatters,
  * then each deck as generated with its slides as images beside its judgments and the learners' answers.
  */
-export async function renderLearningHtml(r: LearningReport, data: StudyData, store: Store, validity?: LearningJudgeValidity): Promise<string> {
+export async function renderLearningHtml(r: LearningReport, data: StudyData, store: Store, validity?: LearningJudgeValidity, analyzeCommand?: string): Promise<string> {
   const gens = Object.entries(r.generators);
   const plots = [
     barPlot('Gain (post - pre) per generator, 95% interval over units', gens.map(([name, g]) => ({ name, figure: g.gain })), -1, 1),
@@ -40,7 +40,7 @@ export async function renderLearningHtml(r: LearningReport, data: StudyData, sto
 </div></section>`);
   }
   // The page has its own title: the Markdown's first heading would repeat it.
-  const md = renderLearningMarkdown(r, validity).split('\n').slice(1).join('\n');
+  const md = renderLearningMarkdown(r, validity, analyzeCommand).split('\n').slice(1).join('\n');
   return `<!DOCTYPE html>\n${pageHead(`Learning study ${escapeHtml(r.runId)}`)}<style>${CSS}</style></head><body>
 <h1>Learning study ${escapeHtml(r.runId)}</h1>
 ${markdownTables(md)}

@@ -17,9 +17,11 @@ export { learningTable, learningTableFromStore, learningTemplateCells, type Lear
  */
 export async function learningReportText(store: Store, runId: string, format: 'json' | 'md' | 'html', o: { experts?: string } = {}): Promise<string> {
   const { report, data } = await learningReport(store, runId);
-  const analyzeCommand = commandHint(['validity', 'analyze', '--run', runId, ...(o.experts !== undefined ? ['--experts', resolve(o.experts)] : [])], store.url);
-  const validity = judgeGainAlignment(data, { ...o, analyzeCommand });
+  const validity = judgeGainAlignment(data, o);
   if (format === 'json') return `${JSON.stringify({ ...report, judgeValidity: validity }, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`;
-  if (format === 'md') return renderLearningMarkdown(report, validity);
-  return renderLearningHtml(report, data, store, validity);
+  // The full analysis as a command that runs pasted: it names the store (so it is in the text
+  // formats only; the JSON is the same wherever the run is stored).
+  const analyzeCommand = commandHint(['validity', 'analyze', '--run', runId, ...(o.experts !== undefined ? ['--experts', resolve(o.experts)] : [])], store.url);
+  if (format === 'md') return renderLearningMarkdown(report, validity, analyzeCommand);
+  return renderLearningHtml(report, data, store, validity, analyzeCommand);
 }

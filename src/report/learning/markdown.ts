@@ -15,7 +15,7 @@ const fin = (x: number) => (Number.isFinite(x) ? fixed(x) : '–');
 const p = (x: number | null) => (x === null ? '–' : x < 0.001 ? x.toExponential(2) : x.toFixed(3));
 
 /** The learning report as Markdown: the main table, correlations, the judges' alignment with gain, error injection and ablations. */
-export function renderLearningMarkdown(r: LearningReport, validity?: LearningJudgeValidity): string {
+export function renderLearningMarkdown(r: LearningReport, validity?: LearningJudgeValidity, analyzeCommand?: string): string {
   const out: string[] = [
     `# Learning study ${cellText(r.runId)}`, '',
     `Units: ${r.units.map(cellText).join(', ')}. Figures are means over units with 95% percentile-bootstrap intervals over units (${r.intervals.resamples} resamples, seed ${r.intervals.seed}); n counts units. Shares of items right; gain = post - pre.`, '',
@@ -29,7 +29,7 @@ export function renderLearningMarkdown(r: LearningReport, validity?: LearningJud
       const x = c[over];
       return `| ${dim.toUpperCase()} vs gain | ${over} | ${x.n} | ${fixed(x.spearman.rho)} | ${p(x.spearman.pValue)} | ${fixed(x.kendall.tau)} | ${p(x.kendall.pValue)} |`;
     })),
-    ...(validity ? alignmentMarkdown(validity, r.runId) : []),
+    ...(validity ? alignmentMarkdown(validity, r.runId, analyzeCommand) : []),
   ];
   const { variants, families } = r.errorInjection;
   if (variants.length) {
