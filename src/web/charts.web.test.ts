@@ -129,6 +129,14 @@ describe('the report figures in Chromium, each with its table of the report\'s n
       expect(await cells(page.locator(`table.${dim}-table`))).toEqual(deckPoints(data, dim).map(p => [p.label, f(p.x, 2), f(p.y)]));
     }
     expect(report.generators['good']!.gain.mean).toBe(1);
+    // Every deck's label lies inside its plot, a deck rated 5 included (its label is drawn to the left).
+    for (const dim of ['d1', 'd2'] as const) {
+      const outside = await page.locator(`figure.scatter-${dim} svg`).first().evaluate(svg => {
+        const box = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll('text')].map(t => t.getBoundingClientRect()).filter(r => r.left < box.left - 0.5 || r.right > box.right + 0.5).length;
+      });
+      expect(outside).toBe(0);
+    }
     await checkPage(page, 'charts-learning', page.locator('#report-learning'));
 
     // The poor deck's page: its slides are the stored PNGs, beside the judge's reasons and the learner's marked answers.

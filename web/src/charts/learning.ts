@@ -38,7 +38,12 @@ function judgeGainFigure(points: DeckPoint[], dim: 'd1' | 'd2'): HTMLElement {
     width: 520, height: 320, marginLeft: 50, style: { fontSize: '12px', background: 'transparent' },
     ariaLabel: `${name} against gain per deck; the numbers are in the table below`,
     x: { label: `${name} (judges' mean, 1–5)`, domain: [1, 5], grid: true }, y: { label: 'gain (post − pre)', domain: [-1, 1], grid: true },
-    marks: [Plot.ruleY([0], { stroke: '#767676' }), Plot.dot(points, { x: 'x', y: 'y', fill: '#b03a2e', r: 5 }), Plot.text(points, { x: 'x', y: 'y', text: 'label', dx: 7, textAnchor: 'start', fill: '#111' })],
+    marks: [
+      Plot.ruleY([0], { stroke: '#767676' }), Plot.dot(points, { x: 'x', y: 'y', fill: '#b03a2e', r: 5 }),
+      // Labels point inwards: a deck rated near 5 had its label cut at the plot's right edge.
+      Plot.text(points.filter(p => p.x <= 3), { x: 'x', y: 'y', text: 'label', dx: 7, textAnchor: 'start', fill: '#111' }),
+      Plot.text(points.filter(p => p.x > 3), { x: 'x', y: 'y', text: 'label', dx: -7, textAnchor: 'end', fill: '#111' }),
+    ],
   });
   return chartFigure(svg, `${name} (x) against the learners' mean gain (y), one point per deck (unit / generator).`,
     table(`${name} against gain per deck`, ['Deck (unit / generator)', name, 'Gain'], points.map(p => [p.label, num(p.x, 2), num(p.y, 3)]), { class: `${dim}-table` }),
