@@ -9,9 +9,12 @@ const UNWRITABLE: Readonly<Record<string, string>> = {
   EISDIR: 'it is a folder', ENAMETOOLONG: 'the name is too long',
 };
 
-/** Write a file a flag named (its folder made); a path that cannot be written is bad input naming the flag. */
-export function writeOutFile(path: string, text: string | Uint8Array, field: string, canPrint = true): void {
-  unwritable(path, field, `name a file in a folder you can write${field === '--out' && canPrint ? ', or print it with --out -' : ''}`, () => {
+/**
+ * Write a file a flag named (its folder made); a path that cannot be written is bad input naming
+ * the flag, with `otherwise` (what else the command can do: print it) after the advice.
+ */
+export function writeOutFile(path: string, text: string | Uint8Array, field: string, otherwise?: string): void {
+  unwritable(path, field, `name a file in a folder you can write${otherwise ? `, ${otherwise}` : ''}`, () => {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
   });
@@ -41,6 +44,6 @@ export function emitReport(text: string, out: string | undefined, print: (text: 
     print(text);
     return;
   }
-  writeOutFile(out, text, '--out');
+  writeOutFile(out, text, '--out', 'or print it with --out -');
   print(`${out}\n`);
 }

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { commandPrefix } from './hint.js';
 
-/** What a verb of its own does for a group that lacks it (`paideia validity report`, say). */
-const FOR_GROUP: Record<string, Record<string, string>> = {
+/** What a verb of its own does for a group that lacks it (`paideia validity report`, say), told with the CLI as started. */
+const FOR_GROUP: Record<string, Record<string, (paideia: string) => string>> = {
   validity: {
-    report: 'a stored run\'s judges against your experts: paideia report <run-id> --experts FILE; CSV files: paideia validity analyze --help',
+    report: p => `a stored run's judges against your experts: ${p} report <run-id> --experts FILE; CSV files: ${p} validity analyze --help`,
   },
 };
 
@@ -20,7 +20,6 @@ export function unknownCommandPointer(program: Command, args: ReadonlyArray<stri
   const own = program.commands.find(c => c.name() === verb);
   if (!own) return undefined;
   const prefix = commandPrefix(env).join(' ');
-  const special = FOR_GROUP[group.name()]?.[verb];
-  const usage = `${prefix} ${own.name()} ${own.usage()}`;
-  return `"${verb}" is a command of its own, not of "${group.name()}": ${special ? special.replaceAll('paideia ', `${prefix} `) : usage} (${prefix} ${own.name()} --help)`;
+  const what = FOR_GROUP[group.name()]?.[verb]?.(prefix) ?? `${prefix} ${own.name()} ${own.usage()}`;
+  return `"${verb}" is a command of its own, not of "${group.name()}": ${what} (${prefix} ${own.name()} --help)`;
 }

@@ -61,6 +61,20 @@ export class ConfigError extends PaideiaError {
     this.name = 'ConfigError';
     this.issues = list;
   }
+
+  /**
+   * Run `check`; the issues of a ConfigError it throws go into `into` (and undefined comes back),
+   * so a caller can check every input and tell all their problems at once.
+   */
+  static collect<T>(into: ConfigIssue[], check: () => T): T | undefined {
+    try {
+      return check();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      into.push(...error.issues);
+      return undefined;
+    }
+  }
 }
 
 /** A call to a model provider failed. `isRetryable` decides whether the engine tries again. */

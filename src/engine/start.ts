@@ -1,5 +1,5 @@
 import { saveRunConfig } from './run-config.js';
-import { ConfigError, type Env, type RunEvent, type RunKind, type RunOutcome, type Store } from '../core/index.js';
+import { ConfigError, type ConfigIssue, type Env, type RunEvent, type RunKind, type RunOutcome, type Store } from '../core/index.js';
 
 /** A started run: its event stream, its end, and the two ways to stop it. */
 export interface RunHandle {
@@ -39,6 +39,11 @@ export interface StartOptions {
  * every problem reported at once), run by that kind over one store, with one typed event stream
  * that the CLI and the web app both consume.
  */
+/** A run config's shape problems (zod's), each at its field's dot-path; `(config)` for the config as a whole. */
+export function configShapeIssues(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): ConfigIssue[] {
+  return error.issues.map(i => ({ field: i.path.map(String).join('.') || '(config)', message: i.message }));
+}
+
 export function startRunWith(kinds: ReadonlyArray<RunKind>, config: unknown, o: StartOptions): RunHandle {
   const kindName = (config as { kind?: unknown } | null)?.kind;
   const kind = kinds.find(k => k.name === kindName);
@@ -84,9 +89,7 @@ export function startRunWith(kinds: ReadonlyArray<RunKind>, config: unknown, o: 
       throw new ConfigError([{ field: 'kind', message: `unknown run kind ${JSON.stringify(kindName)}; expected one of ${kinds.map(k => k.name).join(', ')}` }]);
     }
     const parsed = kind.configSchema.safeParse(config);
-    if (!parsed.success) {
-      throw new ConfigError(parsed.error.issues.map(i => ({ field: i.path.map(String).join('.') || '(config)', message: i.message })));
-    }
+    if (!parsed.success) throw new ConfigError(configShapeIssues(parsed.error));
     if (o.keepConfig !== false) {
       const update = typeof o.keepConfig === 'object' ? o.keepConfig.update : undefined;
       keepConfig = runId => saveRunConfig(o.store, runId, kind.resumeConfig(parsed.data, runId), update);

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { ConfigError, type Env, type JsonObject, type RunEvent } from '../core/index.js';
+import { configShapeIssues } from '../engine/start.js';
 import { BUILT_IN_RUN_KINDS } from '../runs.js';
 import type { LiveRuns } from './live.js';
 import { launchChoices, type LaunchFolders } from './launch-choices.js';
@@ -33,21 +34,21 @@ export function launchApi(live: LiveRuns, env: Env, folders: LaunchFolders): Hon
       throw new ConfigError(redirected.map(field => ({ field, message: 'endpoints come from the server\'s environment (OPENAI_BASE_URL, ...), not from the page: a page could send the server\'s keys elsewhere' })));
     }
     const kind = BUILT_IN_RUN_KINDS.find(k => k.name === config['kind']);
-    const outside = kind ? launchPathIssues(pageSchema(kind.configSchema), config, folders) : [];
+    const schema = kind ? pageSchema(kind.configSchema) : undefined;
+    // The kinds are shared with the CLI: their problems are said again in the form's own field names.
+    const fields = new Set(Object.keys((schema?.['properties'] ?? {}) as object));
+    const outside = kind ? launchPathIssues(schema!, config, folders) : [];
     if (outside.length) {
       // Every problem of the config's shape with the paths outside the offered folders, at once.
       const parsed = kind!.configSchema.safeParse(config);
-      const shape = parsed.success ? [] : parsed.error.issues.map(i => ({ field: i.path.map(String).join('.') || '(config)', message: i.message }));
-      const fields = new Set(Object.keys(pageSchema(kind!.configSchema)['properties'] as object ?? {}));
-      throw new ConfigError([...outside, ...pageIssues(shape.filter(i => !outside.some(o => o.field === i.field)), fields)]);
+      const shape = parsed.success ? [] : configShapeIssues(parsed.error).filter(i => !outside.some(o => o.field === i.field));
+      throw new ConfigError([...outside, ...pageIssues(shape, fields)]);
     }
     try {
       const run = await live.launch(config);
       return c.json({ runId: run.runId });
     } catch (error) {
-      // The kinds are shared with the CLI: their problems are said again in the form's own field names.
       if (!(error instanceof ConfigError)) throw error;
-      const fields = new Set(Object.keys((kind ? pageSchema(kind.configSchema)['properties'] : undefined) as object ?? {}));
       throw new ConfigError(pageIssues(error.issues, fields), { cause: error });
     }
   });

@@ -40,7 +40,7 @@ export function registerDeck(program: Command, out: (t: string) => void = t => p
       const browser = await launchBrowser();
       try {
         const pngs = await renderSlides(browser, html, basename(file));
-        pngs.forEach((png, i) => writeOutFile(join(f.out, `slide-${String(i + 1).padStart(2, '0')}.png`), png, '--out', false));
+        pngs.forEach((png, i) => writeOutFile(join(f.out, `slide-${String(i + 1).padStart(2, '0')}.png`), png, '--out'));
         out(`${pngs.length} slides written to ${f.out}\n`);
       } finally {
         await browser.close();

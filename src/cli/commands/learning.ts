@@ -47,15 +47,7 @@ const framesOf = (v: string): 'all' | number => {
 export function learningConfig(f: LearningRunFlags): LearningRunConfig {
   // Every flag's problem at once, not the first one found.
   const issues: ConfigIssue[] = [];
-  const read = <T>(parse: () => T): T | undefined => {
-    try {
-      return parse();
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      issues.push(...error.issues);
-      return undefined;
-    }
-  };
+  const read = <T>(parse: () => T) => ConfigError.collect(issues, parse);
   const repeats = read(() => numberFlag('--repeats', f.repeats, positiveInt, 'a whole number >= 1'));
   const costCapUsd = read(() => numberFlag('--cost-cap', f.costCap, nonNegative, 'an amount in USD >= 0'));
   const concurrency = read(() => numberFlag('--concurrency', f.concurrency, positiveInt, 'a whole number >= 1'));

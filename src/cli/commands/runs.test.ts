@@ -122,6 +122,10 @@ describe('paideia runs', () => {
     expect(html).not.toMatch(/<script/i);
     expect(html).toContain(`<h1>Run ${runId}</h1>`);
     expect(html).toContain('<h2>Trials (5)</h2>');
+    // A path under a file: exit 2 naming --out, and no advice to print it (a bundle is a file, --out - is not offered).
+    const blocked = await runCli(['runs', 'bundle', runId, '--out', 'run.html/x.html'], { cwd });
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toBe(`error: field "--out": cannot write ${join(cwd, 'run.html', 'x.html')} (a part of the path is a file, not a folder): name a file in a folder you can write\n`);
     const missing = await runCli(['runs', 'bundle', 'run-nope'], { cwd });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no run "run-nope" in sqlite:.*; list runs with: paideia runs --store sqlite:/);

@@ -46,13 +46,7 @@ export async function runLearningStudy(s: LearningRunSettings, ctx: RunContext, 
   const issues: ConfigIssue[] = s.units.flatMap(id => (loaded.some(u => u.unit.id === id) ? [] : [{ field: '--units', message: `no unit "${id}"; known: ${loaded.map(u => u.unit.id).join(', ')}` }]));
   const unknown = s.inject.filter(f => !DECK_INJECTIONS.has(f));
   if (unknown.length) issues.push({ field: '--inject', message: `unknown error injection ${unknown.join(', ')}; known: ${[...DECK_INJECTIONS.keys()].join(', ')}` });
-  let roles: ReturnType<typeof learningRoles> | undefined;
-  try {
-    roles = learningRoles(s);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    issues.push(...error.issues);
-  }
+  const roles = ConfigError.collect(issues, () => learningRoles(s));
   if (issues.length || !roles) throw new ConfigError(issues);
   const units = s.units.map(id => findUnit(loaded, id));
   const study = {

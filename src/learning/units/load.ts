@@ -19,11 +19,11 @@ export function checkUnitText(file: string, text: string): { unit?: Unit; id?: {
   // The id as written, even in a unit with other problems: a duplicate id is a problem of its own.
   const raw = (source.data as { id?: unknown } | null)?.id;
   const line = source.lineOf(['id']);
-  const id = typeof raw === 'string' && raw !== '' ? { value: raw, ...(line ? { line } : {}) } : undefined;
+  const named = typeof raw === 'string' && raw !== '' ? { id: { value: raw, ...(line ? { line } : {}) } } : {};
   const result = unitSchema.safeParse(source.data);
-  if (!result.success) return { ...(id ? { id } : {}), issues: zodIssues(source, unitSchema, result.error.issues) };
+  if (!result.success) return { ...named, issues: zodIssues(source, unitSchema, result.error.issues) };
   const issues = checkUnit(result.data).map(p => source.issue(p.path, p.message));
-  return issues.length ? { ...(id ? { id } : {}), issues } : { unit: result.data, ...(id ? { id } : {}), issues };
+  return issues.length ? { ...named, issues } : { ...named, unit: result.data, issues };
 }
 
 /** The unit files under the given files or folders (`.yaml`/`.yml`, folders walked in sorted order). */
@@ -54,7 +54,7 @@ export function checkUnits(paths: ReadonlyArray<string>): { units: LoadedUnit[];
     if (!checked.id) continue;
     const other = byId.get(checked.id.value);
     if (other) {
-      const line = checked.id.line;
+      const { line } = checked.id;
       issues.push({ file, ...(line ? { line } : {}), field: 'id', message: `unit id "${checked.id.value}" is already used by ${other}; ids must be unique` });
       continue;
     }
