@@ -57,6 +57,25 @@ export function createPool(url: string, o: { readOnly: boolean; max: number }): 
   return pool;
 }
 
+/**
+ * A connection of the pool for a transaction. The pool listens for errors on its idle connections
+ * only: a checked-out one that the server cuts between two queries (a restart: 57P01) would emit
+ * an 'error' nobody hears, which ends the process. Heard here, the cut fails the next query
+ * instead, which withRetry runs again on a new connection. `release(true)` drops the connection.
+ */
+export async function checkout(pool: pg.Pool): Promise<{ client: pg.PoolClient; release(drop?: boolean): void }> {
+  const client = await pool.connect();
+  const ignore = () => undefined;
+  client.on('error', ignore);
+  return {
+    client,
+    release(drop) {
+      client.off('error', ignore);
+      client.release(drop);
+    },
+  };
+}
+
 const CONNECTION = /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOTFOUND)$/;
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../index.js';
+import { checkout, createPool, withRetry } from './connect.js';
 import { storeConformance } from '../store.case.js';
 import { createDatabase, startTestCluster, type TestCluster } from './testing/cluster.js';
 
@@ -21,6 +22,24 @@ describe('postgres store', () => {
     const b = await openStore(url);
     expect(await b.listArtifacts('r', 'k')).toEqual([{ key: 'x', value: 1 }]);
     await b.close();
+  });
+
+  it('a connection the server cuts while it is checked out for a transaction fails its next query, retried, instead of ending the process', async () => {
+    const pool = createPool(await freshDatabase(), { readOnly: false, max: 2 });
+    try {
+      const { client, release } = await checkout(pool);
+      const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      // What a server restart does to each connection: FATAL 57P01, between two of its queries.
+      // Unheard, the 'error' it raises would be an uncaught exception here, failing this test.
+      await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      for (let i = 0; i < 100 && (await pool.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount; i++) await new Promise(r => setTimeout(r, 20));
+      await new Promise(r => setTimeout(r, 100));
+      await expect(client.query('SELECT 1')).rejects.toThrow(/terminat|connection/i);
+      release(true);
+      expect((await withRetry(() => pool.query<{ n: number }>('SELECT 2 AS n'), 5_000)).rows[0]!.n).toBe(2);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('says how to fix a bad URL, a server that is not there and a database that does not exist', async () => {

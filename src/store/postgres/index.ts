@@ -5,7 +5,7 @@ import {
   type CallRecord, type ChatResult, type JsonValue, type Judgment, type Score, type Store, type Trial, type WriteFence,
 } from '../../core/index.js';
 import { statusCount, toCall, toRun, toTrial, trialRow } from '../sqlite/rows.js';
-import { checkUrl, createPool, openError, publicUrl, withRetry } from './connect.js';
+import { checkUrl, checkout, createPool, openError, publicUrl, withRetry } from './connect.js';
 import { deleteRunPostgres } from './delete-run.js';
 import { SQL } from './queries.js';
 import { MIGRATIONS } from './schema.js';
@@ -45,16 +45,16 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
     withRetry(async () => (await pool.query<R>({ ...query, values })).rows, retryFor);
   /** A transaction, run again as a whole when the connection failed under it (its writes are idempotent). */
   const tx = <T>(fn: (c: pg.PoolClient) => Promise<T>) => withRetry(async () => {
-    const client = await pool.connect();
+    const { client, release } = await checkout(pool);
     try {
       await client.query('BEGIN');
       const out = await fn(client);
       await client.query('COMMIT');
-      client.release();
+      release();
       return out;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      client.release(true);
+      release(true);
       throw error;
     }
   }, retryFor);
@@ -283,7 +283,7 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
 
 /** Apply the migrations not yet recorded, one transaction each, under a lock every worker shares. */
 async function migrate(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
+  const { client, release } = await checkout(pool);
   try {
     await client.query('BEGIN');
     await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('paideia.migrations', 0))`);
@@ -299,6 +299,6 @@ async function migrate(pool: pg.Pool): Promise<void> {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    release();
   }
 }
