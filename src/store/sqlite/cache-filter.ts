@@ -22,6 +22,11 @@ export interface CacheFilter {
   sync(): void;
   /** Sync first when the last sync is old. */
   syncIfStale(): void;
+  /**
+   * Another connection of this store (its commit thread) committed the calls numbered first to
+   * last, each added here when it was queued: a sync need not read them back.
+   */
+  committed(first: number, last: number): void;
 }
 
 /** Oldest sync a lookup trusts, in milliseconds. */
@@ -111,6 +116,9 @@ export function createCacheFilter(db: () => Database.Database, pending: () => It
       if (rebuilt) for (const hash of pending()) insert(hash);
       rebuilt = false;
       scan();
+    },
+    committed(first, last) {
+      if (usable === true && scannedTo >= first - 1 && last > scannedTo) scannedTo = last;
     },
     syncIfStale() {
       if (usable !== false && performance.now() - syncedAt > SYNC_MS) filter.sync();

@@ -30,8 +30,8 @@ const gold: ChatModel & { calls: number } = {
   },
 };
 
-async function open(file: string, maxPages?: number): Promise<Store> {
-  const store = guardStore(createSqliteStore(file, maxPages !== undefined ? { maxPages } : {}));
+async function open(file: string, maxPages?: number, threadAfterWrites?: number): Promise<Store> {
+  const store = guardStore(createSqliteStore(file, { ...(maxPages !== undefined ? { maxPages } : {}), ...(threadAfterWrites !== undefined ? { threadAfterWrites } : {}) }));
   await store.init();
   return store;
 }
@@ -67,7 +67,8 @@ const count = (file: string, sql: string) => {
 };
 
 describe('a disk that fills up (SQLITE_FULL from a capped file)', () => {
-  it('mid-plan and mid-run: a StoreError naming the run, nothing half-written, and a resume after space is freed completes without repeating a call', async () => {
+  // Writes committed on the event loop, and by the commit thread a long run hands them to.
+  it.each([['on the event loop', undefined], ['by the commit thread', 0]] as const)('mid-plan and mid-run, committed %s: a StoreError naming the run, nothing half-written, and a resume after space is freed completes without repeating a call', async (_, threadAfterWrites) => {
     const dir = mkdtempSync(join(tmpdir(), 'paideia-full-'));
     const suite = itemsFile(dir);
     // A reference run with room enough: how many pages planning takes, and the whole run.
@@ -82,7 +83,7 @@ describe('a disk that fills up (SQLITE_FULL from a capped file)', () => {
 
     for (const [where, maxPages] of [['mid-plan', planned - 8], ['mid-run', Math.floor((planned + total) / 2)]] as const) {
       const file = join(dir, `${where}.db`);
-      const full = await open(file, maxPages);
+      const full = await open(file, maxPages, threadAfterWrites);
       const error = await run(full, suite).then(() => undefined, (e: unknown) => e);
       // Every worker wound down before the error came back: no call is made after it.
       const callsAtError = gold.calls;
@@ -102,7 +103,7 @@ describe('a disk that fills up (SQLITE_FULL from a capped file)', () => {
       // Space freed: the printed hint (--resume <id>) after a failed plan, the same command after a
       // failed run, each calls only what was not stored and ends complete.
       const callsBefore = gold.calls;
-      const freed = await open(file);
+      const freed = await open(file, undefined, threadAfterWrites);
       const resumed = await run(freed, suite, undefined, where === 'mid-plan' ? ref.run.id : undefined);
       await freed.close();
       expect(resumed.run.id).toBe(ref.run.id);

@@ -1,164 +1,179 @@
-import type Database from 'better-sqlite3';
 import { ClaimLostError } from '../../core/index.js';
+import type { CommitThread } from './commit-thread.js';
+import type { BatchOutcome, WriteFailure, WriteOp } from './write-batch.js';
+import { encodeWrite } from './write-codec.js';
 
-/** The claim a write is made under: the trial and the worker that must hold it. */
-export interface FenceKey {
-  runId: string;
-  trialId: string;
-  workerId: string;
-}
-
-/** What the group commit asks of the database, prepared once. */
-export interface GroupCommitStatements {
-  /** (JSON array of trial ids, runId, workerId) -> rows `{ trial_id }` of those the worker holds. */
-  heldOf: Database.Statement;
-  /** (runId, trialId) -> `{ worker_id }` of the trial's claim. */
-  claimOf: Database.Statement;
-  /** (status, runId, JSON array of trial ids). */
-  setTrialStatuses: Database.Statement;
-  /** (status, runId, trialId). */
-  setTrialStatus: Database.Statement;
-}
+export type { FenceKey } from './write-batch.js';
 
 export interface GroupCommit {
   /** Queue a write; it resolves once its transaction committed. */
-  write(fn: () => void, fence?: FenceKey): Promise<void>;
-  /** Commit what is queued now (reads call it first, so they see every write made before). */
-  flush(): void;
-  /** Inside a write: refuse it (ClaimLostError) unless its worker still holds the trial. */
-  check(fence: FenceKey | undefined): void;
-  /** Inside a write: set a trial's status (one statement per batch and status). */
-  setStatus(runId: string, trialId: string, status: string): void;
+  write(op: WriteOp): Promise<void>;
+  /**
+   * Wait until every write queued so far has committed and no batch is being written, so that a
+   * read sees them and may itself write on the store's connection. Undefined when that holds now
+   * (commits on this thread commit what is queued at once, here).
+   */
+  settled(): Promise<void> | undefined;
+  /** Commit what is queued and stop. */
+  close(): Promise<void>;
+}
+
+export interface GroupCommitOptions {
+  /** Commit a batch on this thread, on the store's connection. */
+  here(ops: WriteOp[]): BatchOutcome;
+  /** Start a commit thread (none: every batch is committed here). */
+  thread?: () => CommitThread;
+  /** Writes committed here before the commit thread takes over (0: from the first). */
+  threadAfter: number;
+  /** A batch ended (before its writers hear of it): the cache keys of its writes, and how it went. */
+  onSettled?(cacheKeys: ReadonlyArray<string>, outcome: BatchOutcome): void;
 }
 
 /**
- * Shortest gap between two group commits while writes keep coming. Each commit holds the event
- * loop while it writes its pages (the cache's index is keyed by request hashes: about a page per
- * call), so calls that answer meanwhile wait. HTTP at concurrency 64 against a 50 ms server, 12,800
- * requests, calling phase (bench machine, alternating): 2 ms 11.2-11.3 s, 8 ms 10.55-10.69 s,
+ * Shortest gap between two group commits while writes keep coming. Each commit writes its pages
+ * (the cache's index is keyed by request hashes: about a page per call), so fewer, larger commits
+ * cost less. HTTP at concurrency 64 against a 50 ms server, 12,800 requests, calling phase, commits
+ * on the event loop (bench machine, alternating): 2 ms 11.2-11.3 s, 8 ms 10.55-10.69 s,
  * 15 ms 10.71-10.74 s, 30 ms 10.72 s; a bare client 10.33-10.34 s. The engine's workers do not
  * wait on a commit to go on (they run up to WRITES_BEHIND trials ahead of their rows), and reads
- * flush the queue at once; only writes awaited one after another would pay the gap each.
+ * commit the queue at once; only writes awaited one after another would pay the gap each.
  * Nothing is promised stored before it commits.
  */
 const MIN_FLUSH_GAP_MS = 8;
 
-/** Values by run, then by worker or trial: a batch usually has one run and one worker, so no key strings are built per write. */
-type ByRun<T> = Map<string, Map<string, T>>;
-const inner = <T>(m: ByRun<T>, runId: string): Map<string, T> => m.get(runId) ?? m.set(runId, new Map()).get(runId)!;
+/**
+ * Most writes in one batch sent to the commit thread: what the thread decodes at once (its heap)
+ * stays small; the rest go in the next batch, sent as soon as this one ends.
+ */
+const MAX_THREAD_BATCH = 2048;
+
+/** A queued write: as an object while batches commit here, encoded once the thread commits them. */
+type Pending = { op: WriteOp | undefined; text: string | undefined; cacheKey: string | undefined; resolve: () => void; reject: (e: unknown) => void };
+
+const errorOf = (f: WriteFailure): Error => f.claimLost
+  ? new ClaimLostError(f.claimLost.runId, f.claimLost.trialId)
+  : Object.assign(new Error(f.message), f.code ? { code: f.code } : {});
+
+/** Each write of a batch fails with why the batch could not be applied at all (the thread gone). */
+function failedAll(count: number, e: unknown): BatchOutcome {
+  const failure: WriteFailure = { message: String((e as Error)?.message ?? e) };
+  const code = (e as { code?: unknown })?.code;
+  if (typeof code === 'string') failure.code = code;
+  return { failures: Array.from({ length: count }, () => failure) };
+}
 
 /**
- * Group commit: writes that arrive close together share one transaction, and within it the
- * claims of all its writes are checked in one query per worker and the trials' statuses set in
- * one statement per status, instead of a statement per trial for each. A write's promise
- * resolves only after its transaction committed, so "resolved" still means "survives a kill -9".
- * When a batch fails (a lost claim), each write is tried again on its own, so one bad write does
- * not fail the others.
+ * Group commit: writes that arrive close together share one transaction (write-batch.ts). A
+ * write's promise resolves only after its transaction committed, so "resolved" still means
+ * "survives a kill -9". A long run hands its batches to a commit thread, which writes one while
+ * the next gathers.
  */
-export function createGroupCommit(db: Database.Database, st: () => GroupCommitStatements, onSettled: () => void, inBatch?: () => void): GroupCommit {
-  let queue: Array<{ write: () => void; resolve: () => void; reject: (e: unknown) => void; fence: FenceKey | undefined }> = [];
+export function createGroupCommit(o: GroupCommitOptions): GroupCommit {
+  let queue: Pending[] = [];
   let scheduled = false;
+  let inFlight = false;
   let lastFlush = 0;
-  // Trials whose claim is known to be held, by run and worker, in the transaction under way (a
-  // claim cannot change hands inside it).
-  let held: ByRun<Set<string>> = new Map();
-  // Statuses set in the batch under way, last one per trial, by run; undefined: set them at once.
-  let statuses: ByRun<string> | undefined;
+  let thread: CommitThread | undefined;
+  let startThread = o.thread;
+  // Writes queued and ended (committed or failed) so far, and the reads waiting for a count of them.
+  let queued = 0;
+  let ended = 0;
+  let readers: Array<{ upTo: number; resolve: () => void }> = [];
 
-  const checkBatch = (batch: typeof queue) => {
-    // A trial's call and its result usually share a batch: each trial is looked up once.
-    const asked: ByRun<Set<string>> = new Map();
-    for (const { fence: f } of batch) {
-      if (!f) continue;
-      const byWorker = inner(asked, f.runId);
-      (byWorker.get(f.workerId) ?? byWorker.set(f.workerId, new Set()).get(f.workerId)!).add(f.trialId);
+  const settle = (batch: Pending[], outcome: BatchOutcome) => {
+    inFlight = false;
+    ended += batch.length;
+    if (o.onSettled) {
+      const keys: string[] = [];
+      for (const p of batch) if (p.cacheKey !== undefined) keys.push(p.cacheKey);
+      o.onSettled(keys, outcome);
     }
-    for (const [runId, byWorker] of asked) {
-      for (const [workerId, ids] of byWorker) {
-        const found = new Set<string>();
-        for (const r of st().heldOf.all(JSON.stringify([...ids]), runId, workerId) as Array<{ trial_id: string }>) found.add(r.trial_id);
-        inner(held, runId).set(workerId, found);
-      }
+    const failures = outcome.failures;
+    for (let i = 0; i < batch.length; i++) {
+      const f = failures?.[i];
+      if (f) batch[i]!.reject(errorOf(f));
+      else batch[i]!.resolve();
     }
+    // Reads whose writes are all in: they run in this turn's microtasks, before the next batch goes
+    // (flushes are scheduled as tasks), so nothing is being written while they read or write.
+    if (readers.length > 0) {
+      const ready = readers.filter(r => r.upTo <= ended);
+      readers = readers.filter(r => r.upTo > ended);
+      for (const r of ready) r.resolve();
+    }
+    if (queue.length > 0) schedule(readers.length > 0);
   };
-  const setBatchStatuses = () => {
-    for (const [runId, byTrial] of statuses!) {
-      const grouped = new Map<string, string[]>();
-      // forEach, not for-of: an entry array per trial per batch is garbage the hot path can skip.
-      byTrial.forEach((status, trialId) => (grouped.get(status) ?? grouped.set(status, []).get(status)!).push(trialId));
-      for (const [status, ids] of grouped) st().setTrialStatuses.run(status, runId, JSON.stringify(ids));
-    }
-  };
-
-  // The batch the one transaction function below commits (made once: better-sqlite3 wraps each anew).
-  let current: typeof queue = [];
-  const commitBatch = db.transaction(() => {
-    held = new Map();
-    inBatch?.();
-    checkBatch(current);
-    statuses = new Map();
-    for (const w of current) w.write();
-    setBatchStatuses();
-  }).immediate;
 
   const flush = () => {
     scheduled = false;
+    if (inFlight || queue.length === 0) return;
     lastFlush = performance.now();
-    const batch = queue;
-    queue = [];
-    if (batch.length === 0) return;
-    try {
-      current = batch;
+    if (!thread) {
+      const batch = queue;
+      queue = [];
+      let outcome: BatchOutcome;
       try {
-        commitBatch();
-      } finally {
-        current = [];
+        outcome = o.here(batch.map(p => p.op!));
+      } catch (e) {
+        outcome = failedAll(batch.length, e);
       }
-      statuses = undefined;
-      onSettled();
-      for (const w of batch) w.resolve();
-    } catch {
-      statuses = undefined;
-      for (const w of batch) {
-        held = new Map();
-        try {
-          db.transaction(w.write).immediate();
-          w.resolve();
-        } catch (e) {
-          w.reject(e);
-        }
-      }
-      onSettled();
+      settle(batch, outcome);
+      return;
     }
+    const batch = queue.length <= MAX_THREAD_BATCH ? queue : queue.slice(0, MAX_THREAD_BATCH);
+    queue = batch === queue ? [] : queue.slice(MAX_THREAD_BATCH);
+    // Each write was encoded as one flat string when queued: joining them is one copy.
+    const texts: string[] = [];
+    for (const p of batch) texts.push(p.text!);
+    inFlight = true;
+    thread.send(texts.join('')).then(r => settle(batch, r), (e: unknown) => settle(batch, failedAll(batch.length, e)));
+  };
+
+  // Writes that trickle in wait at most MIN_FLUSH_GAP_MS to share a commit; a burst after a quiet
+  // spell, or writes a read waits for, go on the next turn.
+  const schedule = (soon: boolean) => {
+    if (scheduled) return;
+    scheduled = true;
+    const wait = soon ? 0 : MIN_FLUSH_GAP_MS - (performance.now() - lastFlush);
+    if (wait > 0) setTimeout(flush, wait);
+    else setImmediate(flush);
   };
 
   return {
-    flush,
-    write(fn, fence) {
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ write: fn, resolve, reject, fence });
-        if (!scheduled) {
-          scheduled = true;
-          // Writes that trickle in wait at most MIN_FLUSH_GAP_MS to share a commit; a burst
-          // after a quiet spell is committed on the next turn.
-          const wait = MIN_FLUSH_GAP_MS - (performance.now() - lastFlush);
-          if (wait > 0) setTimeout(flush, wait);
-          else setImmediate(flush);
+    write(op) {
+      if (!thread && startThread && queued >= o.threadAfter) {
+        // What is queued is committed here first; from now on every batch goes to the thread.
+        flush();
+        try {
+          thread = startThread();
+        } catch {
+          // No thread to be had (a host that caps them): every batch keeps committing here.
         }
+        startThread = undefined;
+      }
+      // Encoded now, while its parts are fresh: no object of it outlives this call.
+      const text = thread ? encodeWrite(op) : undefined;
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ op: text === undefined ? op : undefined, text, cacheKey: op.cacheKey, resolve, reject });
+        queued++;
+        schedule(readers.length > 0);
       });
     },
-    check(fence) {
-      if (!fence) return;
-      const byWorker = inner(held, fence.runId);
-      const ids = byWorker.get(fence.workerId) ?? byWorker.set(fence.workerId, new Set()).get(fence.workerId)!;
-      if (ids.has(fence.trialId)) return;
-      const row = st().claimOf.get(fence.runId, fence.trialId) as { worker_id?: string } | undefined;
-      if (row?.worker_id !== fence.workerId) throw new ClaimLostError(fence.runId, fence.trialId);
-      ids.add(fence.trialId);
+    settled() {
+      if (!inFlight && queue.length === 0) return undefined;
+      if (!thread) {
+        flush();
+        return undefined;
+      }
+      // Sent as a task, not from here: a read resumed by the last batch's end may be writing now.
+      schedule(true);
+      return new Promise<void>(resolve => {
+        readers.push({ upTo: queued, resolve });
+      });
     },
-    setStatus(runId, trialId, status) {
-      if (statuses) inner(statuses, runId).set(trialId, status);
-      else st().setTrialStatus.run(status, runId, trialId);
+    async close() {
+      for (let waited = this.settled(); waited; waited = this.settled()) await waited;
+      await thread?.close();
     },
   };
 }

@@ -4,11 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { VersionedItem } from '../../core/index.js';
-import { openStore } from '../index.js';
+import { guardStore, openStore } from '../index.js';
 import { storeConformance } from '../store.case.js';
+import { createSqliteStore } from './index.js';
 import { MIGRATIONS } from './schema.js';
 
 storeConformance('sqlite', async () => openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'paideia-')), 'p.db')}`));
+// Every write through the commit thread, which a long run hands its batches to.
+storeConformance('sqlite, commit thread from the first write', async () => {
+  const store = guardStore(createSqliteStore(join(mkdtempSync(join(tmpdir(), 'paideia-')), 'p.db'), { threadAfterWrites: 0 }));
+  await store.init();
+  return store;
+});
 
 describe('sqlite store', () => {
   it('reopens a file with its data and does not re-run migrations', async () => {

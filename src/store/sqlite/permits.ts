@@ -7,7 +7,7 @@ import { slotChange, takeFrom } from '../permit-bucket.js';
  * draws from the same rows, under SQLite's write lock (IMMEDIATE), by this machine's clock.
  * `read` commits queued writes first, so a take never joins a group commit's transaction.
  */
-export function sqlitePermits(db: () => Database.Database, read: <T>(fn: () => T) => T) {
+export function sqlitePermits(db: () => Database.Database, read: <T>(fn: () => T) => Promise<T>) {
   let prepared: Record<'get' | 'put' | 'give' | 'expire' | 'held' | 'hold' | 'drop', Database.Statement> & { db: Database.Database } | undefined;
   const st = () => {
     const d = db();
@@ -35,7 +35,7 @@ export function sqlitePermits(db: () => Database.Database, read: <T>(fn: () => T
       }).immediate());
     },
     async returnPermits(b: PermitBucket, amount: number): Promise<void> {
-      read(() => st().give.run(b.capacity, amount, b.key));
+      await read(() => st().give.run(b.capacity, amount, b.key));
     },
     async holdSlots(key: string, max: number, holder: string, delta: number, ttlMs: number): Promise<number> {
       return read(() => db().transaction(() => {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { JsonValue, Judgment, Score } from '../../core/index.js';
+import type { BatchSql } from './write-batch.js';
 
 const json = (v: unknown): string => JSON.stringify(v);
 
@@ -12,15 +13,17 @@ function argsJson(args: JsonValue): string {
   return text;
 }
 
-export function insertScore(st: Statements, s: Score): void {
-  st.insertScore.run(
+/** The arguments of insertScore. */
+export function scoreArgs(s: Score): unknown[] {
+  return [
     s.runId, s.trialId, s.runId, s.trialId, s.scorer.name, s.scorer.version, argsJson(s.scorer.args),
     s.value, s.reason ?? null, s.details ? json(s.details) : null,
-  );
+  ];
 }
 
-export function insertJudgment(st: Statements, j: Judgment): void {
-  st.insertJudgment.run(j.runId, j.trialId, j.targetTrialId, j.producer.version, json(j));
+/** The arguments of insertJudgment. */
+export function judgmentArgs(j: Judgment): unknown[] {
+  return [j.runId, j.trialId, j.targetTrialId, j.producer.version, json(j)];
 }
 
 /**
@@ -114,6 +117,13 @@ const SQL = {
 };
 
 export type Statements = { [K in keyof typeof SQL]: Database.Statement };
+
+/** What the group commit's batches run (write-batch.ts), wherever they are committed. */
+export const BATCH_SQL: BatchSql = {
+  insertCall: SQL.insertCall, insertScore: SQL.insertScore, insertJudgment: SQL.insertJudgment, putArtifact: SQL.putArtifact,
+  release: SQL.release, putBlob: SQL.putBlob, heldOf: SQL.heldOf, claimOf: SQL.claimOf,
+  setTrialStatus: SQL.setTrialStatus, setTrialStatuses: SQL.setTrialStatuses,
+};
 
 /** Each statement prepared once, when the store first needs one. */
 export function prepare(db: Database.Database): Statements {

@@ -37,7 +37,7 @@ const SQL = {
  * chunk's items while it calls, and a commit forced there cut every group commit at a chunk's edge:
  * each commit writes every index page it touched, and keys by request hash are random.
  */
-export function sqliteTrialPages(db: () => Database.Database, read: <T>(fn: () => T) => T) {
+export function sqliteTrialPages(db: () => Database.Database, read: <T>(fn: () => T) => Promise<T>) {
   const prepared = new Map<string, { db: Database.Database; st: Database.Statement }>();
   const st = (sql: string) => {
     const d = db();
