@@ -136,6 +136,22 @@ describe('paideia run', () => {
     expect(server.requests.length).toBe(10);
   });
 
+  it('refuses a cap (exit 2, no request) for a model known by name but served at another endpoint, where its list price does not apply', async () => {
+    const server = await startOpenAICompatibleServer({ reply: () => completion('x', { prompt_tokens: 100000, completion_tokens: 100000 }) });
+    servers.push(server);
+    const cwd = workdir();
+    const r = await runCli(['run', suite, '-m', 'openai:gpt-4.1', '--repeats', '1', '--base-url', server.baseURL, '--cost-cap', '0.01'], { cwd });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/field "--cost-cap": openai:gpt-4\.1 is served from http:\/\/127\.0\.0\.1:\d+\/v1, not api\.openai\.com.*give --prices FILE naming openai:gpt-4\.1.*or drop --cost-cap/);
+    expect(server.requests.length).toBe(0);
+    // Priced by a file, the same run goes.
+    const prices = join(cwd, 'prices.json');
+    writeFileSync(prices, JSON.stringify({ source: 'test', date: '2026-12-05', models: { 'openai:gpt-4.1': { input: 0.01, output: 0.01 } } }));
+    const priced = await runCli(['run', suite, '-m', 'openai:gpt-4.1', '--repeats', '1', '--base-url', server.baseURL, '--cost-cap', '1', '--prices', prices], { cwd });
+    expect(priced.code, priced.stderr).not.toBe(2);
+    expect(server.requests.length).toBeGreaterThan(0);
+  });
+
   it('a resume by id without --cost-cap keeps the cap and the limits the run was started with; a typed cap wins and is kept', async () => {
     let inFlight = 0;
     let most = 0;

@@ -187,4 +187,14 @@ describe('scenario run with a cost cap', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/field "--cost-cap": no price for openai:unpriced-xyz/);
   });
+
+  it('refuses a cap (exit 2, no request) for a model with a list price served at another endpoint', async () => {
+    const server = await startOpenAICompatibleServer({ reply: () => ({ status: 200, body: openAIChatBody({ text: 'x' }) }) });
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-scn-cap-'));
+    const r = await runCli(['scenario', 'run', scenario, '--model', 'teacher=openai:gpt-4.1', '--base-url', server.baseURL, '--cost-cap', '1'], { cwd, env: { OPENAI_API_KEY: 'k' } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/field "--cost-cap": openai:gpt-4\.1 is served from http:\/\/127\.0\.0\.1:\d+\/v1, not api\.openai\.com/);
+    expect(server.requests.length).toBe(0);
+  });
 });

@@ -1,5 +1,5 @@
 import { ConfigError, type ModelSpec, type PriceTable, type Store } from '../core/index.js';
-import { costOf, estimateCost, loadPriceTable, priceFor, priceTableName } from '../providers/pricing.js';
+import { costOf, estimateCost, loadPriceTable, priceFor, priceTableName, unpricedReason } from '../providers/pricing.js';
 import type { CostModel } from './call.js';
 
 /**
@@ -44,4 +44,22 @@ export function unpricedForCap(prices: PriceTable, specs: ReadonlyArray<string>,
     throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${priceTableName(prices)}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
   }
   return unpriced;
+}
+
+/**
+ * Refuse a cost cap (bad input, exit 2) when a model the run calls has no price where it is called.
+ * A vendor's list price does not apply at another endpoint (a proxy, a gateway, a local server),
+ * where the run counts the model's calls at $0: a cap over them would never stop anything. Called
+ * once the models are built (their endpoints known) and before the run is planned.
+ */
+export function refuseCapWithoutPrices(
+  prices: PriceTable, models: Iterable<{ spec: ModelSpec | string; endpoint?: string | undefined }>, capUsd: number | undefined,
+): void {
+  if (capUsd === undefined) return;
+  const reasons = new Set<string>();
+  for (const m of models) {
+    const why = unpricedReason(prices, m.spec, m.endpoint ? { endpoint: m.endpoint } : {});
+    if (why) reasons.add(why);
+  }
+  if (reasons.size) throw new ConfigError([{ field: '--cost-cap', message: `${[...reasons].join('; ')}; or drop --cost-cap (a cap cannot hold for calls of unknown cost)` }]);
 }

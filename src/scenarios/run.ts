@@ -5,7 +5,7 @@ import { executeTrials } from '../engine/execute.js';
 import { DEFAULT_MAX_TOKENS } from '../engine/limits.js';
 import { stopOf, type RunEvent, type StopReason } from '../engine/events.js';
 import { stopNote } from '../engine/reachability.js';
-import { pricedCosts } from '../engine/pricing.js';
+import { pricedCosts, refuseCapWithoutPrices } from '../engine/pricing.js';
 import { loadPriceTable } from '../providers/pricing.js';
 import type { FetchFunction } from '../providers/shared/post-json.js';
 import { DIALOGUE_KIND, SCENARIO_KIND, type DialogueMeta } from './dialogue.js';
@@ -134,6 +134,7 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
   }));
   const models = new Map<string, ChatModel>();
   for (const v of scenario.variants) for (const m of v.models.values()) models.set(variantAlias(scenario, v, m.alias), build(m, v));
+  refuseCapWithoutPrices(prices, specs.map(m => ({ spec: m, endpoint: models.get(m.alias)?.endpoint })), o.costCapUsd);
   const baselines = [...models].filter(([, m]) => m.isBaseline).map(([alias]) => alias);
   // Endpoints are part of the cache key; stored so rescore knows them without building models.
   const endpoints = Object.fromEntries([...models].flatMap(([alias, m]) => (m.endpoint ? [[alias, m.endpoint]] : [])));

@@ -5,7 +5,7 @@ import { ConfigError, parseModelSpec, type ChatParams, type ModelSpec, type RunC
 import { buildModels, timeoutFlagHint } from '../engine/models.js';
 import { runEndpoints } from '../engine/endpoints.js';
 import { stopOf } from '../engine/events.js';
-import { unpricedForCap } from '../engine/pricing.js';
+import { refuseCapWithoutPrices, unpricedForCap } from '../engine/pricing.js';
 import { HTTP_PROVIDERS } from '../providers/index.js';
 import { checkBaseUrl } from '../providers/shared/base-url.js';
 import { loadPriceTable, priceFor, unpricedReason } from '../providers/pricing.js';
@@ -134,6 +134,8 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
     });
     for (const [alias, m] of judges) models.set(alias, m);
   }
+  const called = [...(stored?.config.models ?? specs), ...(judging ? judgeSpecs(judging) : [])];
+  refuseCapWithoutPrices(table, called.map(m => ({ spec: m, endpoint: models.get(m.alias)?.endpoint })), c.costCapUsd);
   const { run, summary, judging: judged } = await runSuite({
     store, suites: c.suites, models: specs, repeats: c.repeats, seed: c.seed, params, ...(c.tests ? { tests: c.tests } : {}),
     testDefinitions: BUILT_IN_TESTS, scorers: builtInScorers(), createModel: spec => models.get(spec.alias)!, prices,

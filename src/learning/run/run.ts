@@ -7,7 +7,7 @@ import { stopOf } from '../../engine/events.js';
 import { executeTrials } from '../../engine/execute.js';
 import { DEFAULT_MAX_TOKENS } from '../../engine/limits.js';
 import { buildModels } from '../../engine/models.js';
-import { pricedCosts, unpricedForCap } from '../../engine/pricing.js';
+import { pricedCosts, refuseCapWithoutPrices, unpricedForCap } from '../../engine/pricing.js';
 import { checkContinues } from '../../engine/run-config.js';
 import { loadPriceTable } from '../../providers/pricing.js';
 import { findUnit, loadUnits } from '../units/load.js';
@@ -66,6 +66,7 @@ export async function runLearningStudy(s: LearningRunSettings, ctx: RunContext, 
     // `paideia learning run` has no --timeout; a resume of the study takes one.
     timeoutHint: ms => `if the model is slow, continue with a longer one: ${commandHint(['run', '--resume', runId, '--retry-errors', '--timeout', String(ms * 2)], store.url)}`,
   });
+  refuseCapWithoutPrices(prices, roles.models.map(m => ({ spec: m, endpoint: models.get(m.alias)?.endpoint })), s.costCapUsd);
   const endpoints = Object.fromEntries([...models].flatMap(([alias, m]) => (m.endpoint ? [[alias, m.endpoint]] : [])));
   const now = new Date().toISOString();
   const baselines = [...roles.codeGenerators.keys(), ...roles.codeLearners];
