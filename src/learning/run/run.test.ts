@@ -120,6 +120,27 @@ describe('a generator answer that is not a deck', () => {
   });
 });
 
+describe('a judge whose answers never fit the format', () => {
+  it('is asked again with its answer shown back, each attempt a request of its own (none from the cache), then stored unscored', async () => {
+    const s = await openStore('sqlite::memory:');
+    try {
+      const before = server.requests.length;
+      const done = await startRun({ kind: 'learning', units: [unit.id], generators: ['good=openai:gen-good'], learners: ['strong=openai:learner-strong'], judges: ['jr=openai:judge-rambles'] },
+        { store: s, env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'k' } }).done;
+      const judged = (await s.listCalls(done.runId)).filter(c => c.request.context?.role?.startsWith('judge'));
+      // D1 and D2, three attempts each, every one sent.
+      expect(judged.map(c => c.cached)).toEqual([false, false, false, false, false, false]);
+      expect(new Set(judged.map(c => c.requestHash)).size).toBe(6);
+      expect(server.requests.slice(before).filter(r => (r.body as { model?: string }).model === 'judge-rambles')).toHaveLength(6);
+      const retry = judged.find(c => c.step === 1)!;
+      expect(retry.request.messages.at(-2)).toEqual({ role: 'assistant', content: 'A fine deck, I would say about a four overall.' });
+      expect((await s.listJudgments(done.runId)).map(j => j.value)).toEqual([null, null]);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('error injection as extra deck variants of one run', () => {
   it('stores each variant with what was changed, runs learners and judges on it, and reports the paired drops', async () => {
     const s = await openStore('sqlite::memory:');

@@ -37,20 +37,21 @@ export function deckJudgeStep(d: JudgeStepDeps): StepKind {
       if (cell?.role !== 'judge') throw new Error(`trial ${trial.id} is not a judge trial of this run`);
       const deck = await decks.get(cell.deck, cell.deckVariant);
       if (!deck || deck.status !== 'ok') return { type: 'done', judgments: [judgment(trial, cell, {}, null, 'the deck was rejected; nothing to judge', { unscored: true })] };
-      let problems: string[] = [];
+      // Each answer that did not fit, and what was wrong with it, goes back to the judge: every
+      // attempt is a request of its own (asked the same, a retry would be the cache's answer).
+      const retries: ChatMessage[] = [];
       for (const [attempt, r] of results.entries()) {
         const read = readRatings(cell.dimension, r.text);
         if (read.ok) {
           const values = Object.values(read.ratings);
           return { type: 'done', judgments: [judgment(trial, cell, read.ratings, values.reduce((a, b) => a + b, 0) / values.length, read.rationale, { attempts: attempt + 1 }, r.text)] };
         }
-        problems = read.problems;
         if (attempt === FORMAT_RETRIES) {
-          return { type: 'done', judgments: [judgment(trial, cell, {}, null, `the answer did not fit the format after ${attempt + 1} attempt(s): ${problems.join('; ')}`, { unscored: true, attempts: attempt + 1 }, r.text)] };
+          return { type: 'done', judgments: [judgment(trial, cell, {}, null, `the answer did not fit the format after ${attempt + 1} attempt(s): ${read.problems.join('; ')}`, { unscored: true, attempts: attempt + 1 }, r.text)] };
         }
+        retries.push({ role: 'assistant', content: r.text }, { role: 'user', content: `Your previous answer did not fit the format: ${read.problems.join('; ')}. Answer again with the JSON object only.` });
       }
-      const messages = judgeMessages(d.units.get(cell.unit)!, deck, cell.dimension, d.imageModels.has(trial.modelAlias));
-      if (results.length) messages.push({ role: 'user', content: `Your previous answer did not fit the format: ${problems.join('; ')}. Answer again with the JSON object only.` });
+      const messages = [...judgeMessages(d.units.get(cell.unit)!, deck, cell.dimension, d.imageModels.has(trial.modelAlias)), ...retries];
       return { type: 'call', model: trial.modelAlias, request: { messages, params: { temperature: 0 }, context: { itemId: cell.unit, repeat: trial.repeat, turn: results.length, role: `judge:${cell.dimension}` } }, distinct: { judgeRepeat: trial.repeat } };
     },
   };

@@ -28,7 +28,7 @@ export function scriptedDeck(model: string, unitId: string): string {
  * generators `gen-good` / `gen-poor` answer with small decks (`gen-refuses` with no HTML at all); learners `learner-strong` and
  * `learner-weak` take notes that say whether the deck had three slides, and answer right only
  * from such notes (strong: every test; weak: the posttest only), or by copying an answer a deck gave away into the notes; judges rate a three-slide deck
- * 5 and any other 2 on every sub-dimension; `learner-broken` gets HTTP 400 on every call. It reads test items only to script right answers.
+ * 5 and any other 2 on every sub-dimension (`judge-rambles` answers in prose, never in the format); `learner-broken` gets HTTP 400 on every call. It reads test items only to script right answers.
  */
 export async function startStudyServer(units: ReadonlyArray<Unit>, o: { delayMs?: number } = {}): Promise<FakeServer> {
   const byPrompt = new Map(units.flatMap(u => (['source_items', 'near_transfer', 'far_transfer'] as const).flatMap(set => u[set].map(item => [item.prompt, { set, item }] as const))));
@@ -48,6 +48,7 @@ export async function startStudyServer(units: ReadonlyArray<Unit>, o: { delayMs?
 function answer(model: string, system: string, user: string, byPrompt: Map<string, { set: string; item: { answer: string } }>): string {
   if (system.startsWith('You write teaching slide decks')) return model === 'gen-refuses' ? 'Sorry, I cannot write slides.' : scriptedDeck(model, /Unit `([^`]+)`/.exec(user)?.[1] ?? 'unit');
   if (system.startsWith('You rate a teaching slide deck')) {
+    if (model === 'judge-rambles') return 'A fine deck, I would say about a four overall.';
     const good = new RegExp(`The deck, ${GOOD_SLIDES} slide`).test(user);
     const keys = [...system.matchAll(/^- (\w+):/gm)].map(m => m[1]!);
     return JSON.stringify({ ...Object.fromEntries(keys.map(k => [k, good ? 5 : 2])), rationale: good ? 'complete' : 'thin' });

@@ -72,6 +72,21 @@ describe('judging against an OpenAI-compatible server', () => {
     await store.close();
   });
 
+  it('a judge that gives the same unfitting answer each time is asked again each time, its answer shown back, never answered from the cache', async () => {
+    const server = await startOpenAICompatibleServer(() => ({ body: openAIChatBody({ text: 'Great tutor, 5/5!' }) }));
+    servers.push(server);
+    const { store, run: r } = await run(judgedScenario(server));
+    expect(server.requests).toHaveLength(3);
+    const second = bodyOf(server.requests[1]!).messages;
+    expect(second.at(-2)).toEqual({ role: 'assistant', content: 'Great tutor, 5/5!' });
+    expect(bodyOf(server.requests[2]!).messages.length).toBe(second.length + 2);
+    const single = (await store.listJudgments(r.id)).find(j => j.rater.alias === 'judge' && j.repeat === 0)!;
+    const calls = await store.listCalls(r.id, { trialIds: [single.trialId] });
+    expect(calls.map(c => [c.step, c.cached])).toEqual([[0, false], [1, false], [2, false]]);
+    expect(new Set(calls.map(c => c.requestHash)).size).toBe(3);
+    await store.close();
+  });
+
   it('a non-conforming answer is retried with what was wrong, then stored unscored with its raw text (never 0)', async () => {
     const server = await startOpenAICompatibleServer({ replies: [
       { body: openAIChatBody({ text: 'Great tutor, 5/5!' }) },

@@ -1,5 +1,6 @@
 import {
   contentHash, extend, type JsonObject, type Judgment, type Score, type ScorerRef, type StepKind, type Store, type Trial,
+  type ChatMessage,
 } from '../../core/index.js';
 import { loadStoredDialogues, type StoredDialogue } from '../dialogue.js';
 import { variantAlias, walkDialogue } from '../dialogue-step.js';
@@ -75,6 +76,9 @@ export function scenarioJudgeStep(scenario: Scenario): StepKind {
       const judge = judgeOf(trial);
       const base = judgeMessages(ev, task.vars, transcript);
       let problems: string[] = [];
+      // Each answer that did not fit, and what was wrong with it, goes back to the judge: every
+      // attempt is a request of its own (asked the same, a retry would be the cache's answer).
+      const retries: ChatMessage[] = [];
       for (const [attempt, result] of results.entries()) {
         const call = result.toolCalls?.find(c => c.name === JUDGE_TOOL_NAME) ?? result.toolCalls?.[0];
         const raw = call ? call.arguments : result.text;
@@ -85,6 +89,10 @@ export function scenarioJudgeStep(scenario: Scenario): StepKind {
           return { type: 'done', judgments: [judgmentOf(ev, trial, judge, checked.value, raw, { attempts: attempt + 1, dialogueStatus: walk.meta.status })] };
         }
         problems = checked.problems;
+        retries.push({ role: 'assistant', content: raw }, {
+          role: 'user',
+          content: `Your previous answer did not fit the required format: ${problems.join('; ')}. Answer again${tool ? ` by calling ${JUDGE_TOOL_NAME}` : ` with one JSON object between ${JSON_OPEN} and ${JSON_CLOSE}`}.`,
+        });
         if (attempt === ev.formatRetries) {
           return {
             type: 'done',
@@ -95,15 +103,11 @@ export function scenarioJudgeStep(scenario: Scenario): StepKind {
           };
         }
       }
-      const retryNote = results.length === 0 ? [] : [{
-        role: 'user' as const,
-        content: `Your previous answer did not fit the required format: ${problems.join('; ')}. Answer again${tool ? ` by calling ${JUDGE_TOOL_NAME}` : ` with one JSON object between ${JSON_OPEN} and ${JSON_CLOSE}`}.`,
-      }];
       return {
         // Each dialogue and repeat is judged on its own, even when two transcripts read alike.
         type: 'call', model: trial.modelAlias, distinct: { target: dialogue.id, repeat: trial.repeat },
         request: {
-          messages: [...base, ...retryNote], params: variant.models.get(judge)!.params,
+          messages: [...base, ...retries], params: variant.models.get(judge)!.params,
           ...(tool ? { tools: [tool], toolChoice: tool.name } : {}),
           context: { trialId: dialogue.id, itemId: dialogue.itemId, repeat: trial.repeat, turn: results.length, role: 'judge' },
         },
