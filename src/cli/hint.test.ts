@@ -71,6 +71,11 @@ describe('printed hints run as pasted', () => {
     expect(commandPrefix({ npm_command: 'run-script' })).toEqual(['npx', 'paideia']);
     // npm 11 says `run` for `npm run demo`: its hints must say npx too (`paideia` is not on the PATH there).
     expect(commandPrefix({ npm_command: 'run' })).toEqual(['npx', 'paideia']);
+    // started as `node bin/paideia.js`, where no paideia is on the PATH: the hint starts it the same way
+    expect(commandPrefix({}, '/home/ana/paideia/bin/paideia.js')).toEqual(['node', '/home/ana/paideia/bin/paideia.js']);
+    // a global install's link, on the PATH, is named alone; a project's link, off the PATH, by its path
+    expect(commandPrefix({ PATH: '/usr/bin:/usr/local/bin' }, '/usr/local/bin/paideia')).toEqual(['paideia']);
+    expect(commandPrefix({ PATH: '/usr/bin:/usr/local/bin' }, '/srv/lab/node_modules/.bin/paideia')).toEqual(['/srv/lab/node_modules/.bin/paideia']);
   });
 
   /** A run of the mini suite at 100 + 100 tokens a call and this price per million tokens, stopped by the cap. */
