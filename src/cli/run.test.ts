@@ -355,6 +355,32 @@ describe('paideia run against a model server that is not listening', () => {
   }, 180_000);
 });
 
+describe('paideia run against a model server that goes away mid-run', () => {
+  it('stops (exit 3); the trials whose calls spent their retries on it are failed, and the printed hint asks them again', async () => {
+    let server: FakeServer | undefined;
+    // Answers three calls, then is gone.
+    server = await startOpenAICompatibleServer({ reply: (_, i) => {
+      if (i === 2) setTimeout(() => void server!.close(), 0);
+      return completion('Aetópaigh');
+    } });
+    const cwd = workdir();
+    const first = await runCli(['run', suite, '-m', 'openai:tutor-1', '--repeats', '2', '--base-url', server.baseURL, '--concurrency', '1', '--max-attempts', '2'], { cwd });
+    expect(first.code, first.stderr).toBe(3);
+    const runId = first.stdout.trim();
+    const failed = Number(/run \S+: \d+ done, (\d+) failed/.exec(first.stderr)?.[1]);
+    expect(failed).toBeGreaterThan(0);
+    expect(first.stderr).toContain(`${failed} trial(s) failed before that`);
+    const hint = /resume with: (\S.*?) \(or add/.exec(first.stderr)?.[1];
+    expect(hint).toBe(`paideia run --resume ${runId} --retry-errors --store sqlite:${join(cwd, '.paideia/paideia.db')}`);
+    // The hint, with the server back (here at another address), finishes the run.
+    const live = await startOpenAICompatibleServer({ reply: () => completion('Aetópaigh') });
+    servers.push(live);
+    const resumed = await runCli(['run', '--resume', runId, '--retry-errors', '--base-url', live.baseURL], { cwd });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`run ${runId}: 10 done, 0 failed, 0 pending`);
+  }, 120_000);
+});
+
 describe('paideia run --endpoint', () => {
   it('moves one model of any provider on resume: an anthropic: model whose server was down runs the rest at a live one, the openai: model stays', async () => {
     const tutor = await startOpenAICompatibleServer({ reply: () => completion('Aetópaigh') });

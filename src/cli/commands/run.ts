@@ -176,8 +176,12 @@ export async function runCommand(suites: string[], f: RunFlags, given: ReadonlyS
       return { runId, exitCode: EXIT_CODES.stopped };
     }
     if (outcome.stoppedBy === 'unreachable' && unreachable) {
+      // Calls that spent their retries on the server before it was found gone are stored as failed:
+      // the hint asks them again, or the resume would end with them still failed.
+      const failedToo = outcome.failed > 0 ? ['--retry-errors'] : [];
       process.stderr.write(`stopped: nothing answers at ${unreachable.endpoint} (${stripControl(unreachable.error)}); the trials it could not run stay pending and everything stored is kept. `
-        + `Start the model server there and resume with: ${commandHint(['run', '--resume', runId], store.url)} (or add --base-url URL for its openai: models, or --endpoint ALIAS=URL for one model, with the address of a server that is running)\n`);
+        + `${outcome.failed > 0 ? `${outcome.failed} trial(s) failed before that (the last calls that reached for the server, or provider errors): the hint runs them again too. ` : ''}`
+        + `Start the model server there and resume with: ${commandHint(['run', '--resume', runId, ...failedToo], store.url)} (or add --base-url URL for its openai: models, or --endpoint ALIAS=URL for one model, with the address of a server that is running)\n`);
       return { runId, exitCode: EXIT_CODES.stopped };
     }
     if (outcome.stoppedBy || outcome.pending > 0) {
