@@ -13,3 +13,13 @@ export function raisedCapArgs(outcome: Pick<RunOutcome, 'stoppedBy' | 'spentUsd'
   if (cents / 100 < need) cents += 1;
   return ['--cost-cap', String(cents / 100)];
 }
+
+/**
+ * What the call a cap refused was reserved at, and what lowers that (`lower`: the flag or setting
+ * of the command), when the session stopped at its cap: a cap below one call's worst case stops a
+ * run before anything is spent, and says nothing useful without it.
+ */
+export function refusedCallLine(outcome: Pick<RunOutcome, 'stoppedBy' | 'refusedUsd'>, lower: string): string {
+  if (outcome.stoppedBy !== 'cost-cap' || !outcome.refusedUsd) return '';
+  return `the call it refused was reserved at up to $${outcome.refusedUsd.toFixed(4)} (its prompt and the most tokens it may write, at the model's price); ${lower} lowers that\n`;
+}

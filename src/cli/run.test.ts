@@ -128,6 +128,8 @@ describe('paideia run', () => {
     const capped = await runCli([...args, '--cost-cap', '0.035'], { cwd });
     expect(capped.code, capped.stderr).toBe(3);
     expect(capped.stderr).toMatch(/cost cap/);
+    // What the refused call was reserved at, and what lowers it.
+    expect(capped.stderr).toMatch(/the call it refused was reserved at up to \$0\.0\d{3} \(its prompt and the most tokens it may write, at the model's price\); a lower --max-tokens lowers that/);
     const spent = server.requests.length;
     expect(spent).toBeGreaterThan(0);
     expect(spent).toBeLessThan(10);

@@ -163,6 +163,7 @@ describe('scenario run with a cost cap', () => {
     const capped = await runCli([...args, '--cost-cap', '0.3'], { cwd, env });
     expect(capped.code, capped.stderr).toBe(3);
     expect(capped.stderr).toMatch(/cost cap/);
+    expect(capped.stderr).toMatch(/the call it refused was reserved at up to \$\d+\.\d{4} .*a smaller max_tokens in the models' kargs lowers that/);
     const db = join(cwd, '.paideia', 'paideia.db');
     const spentBefore = new Database(db, { readonly: true });
     const spent = (spentBefore.prepare('SELECT SUM(cost_usd) AS s, COUNT(*) AS n FROM calls').get() as { s: number; n: number });

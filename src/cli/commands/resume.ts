@@ -5,7 +5,7 @@ import { loadRunConfig, type StoredRunConfig } from '../../engine/run-config.js'
 import { publicEndpoint } from '../../providers/shared/endpoint.js';
 import { BUILT_IN_RUN_KINDS, startRun, type RunConfig } from '../../runs.js';
 import { openStore } from '../../store/index.js';
-import { raisedCapArgs } from '../cost-cap-hint.js';
+import { raisedCapArgs, refusedCallLine } from '../cost-cap-hint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { nonNegative, numberFlag, positiveInt } from '../options.js';
@@ -170,6 +170,7 @@ async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, sui
       const capUsd = config.costCapUsd as number | undefined;
       const cap = raisedCapArgs(outcome, capUsd);
       if (outcome.stoppedBy === 'cost-cap') process.stderr.write(`stopped: the next call could pass the cost cap of $${capUsd}; everything done so far is stored\n`);
+      process.stderr.write(refusedCallLine(outcome, run.kind === 'suite' ? 'a lower --max-tokens' : "a smaller max_tokens in the models' settings"));
       process.stderr.write(`resume with: ${commandHint(['run', '--resume', run.id, ...cap], store.url)}\n`);
       return { runId: run.id, exitCode: EXIT_CODES.stopped };
     }

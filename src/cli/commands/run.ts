@@ -6,7 +6,7 @@ import type { SuiteRunConfig, SuiteRunOutcome } from '../../suites/run-kind.js';
 import { judgingCounts } from '../../suites/judging/aggregate.js';
 import { writeReport } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
-import { raisedCapArgs } from '../cost-cap-hint.js';
+import { raisedCapArgs, refusedCallLine } from '../cost-cap-hint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
 import { commandHint } from '../hint.js';
@@ -187,6 +187,7 @@ export async function runCommand(suites: string[], f: RunFlags, given: ReadonlyS
     if (outcome.stoppedBy || outcome.pending > 0) {
       // A pasted hint must run as printed: a concrete higher cap, not a placeholder the shell misreads.
       const cap = raisedCapArgs(outcome, capUsd);
+      process.stderr.write(refusedCallLine(outcome, 'a lower --max-tokens'));
       process.stderr.write(`resume with: ${commandHint(['run', '--resume', runId, ...cap], store.url)}\n`);
       return { runId, exitCode: EXIT_CODES.stopped };
     }
