@@ -41,9 +41,11 @@ export interface SqliteStoreOptions {
 }
 
 /**
- * A thread costs ~30-60 MB and its start; it pays only over a long run. 200,000 instant trials,
- * calling phase (bench machine, alternating): 10.1-12.7 s with the thread against 15.4-16.2 s
- * without; at 20,000 trials, or HTTP at concurrency 256, no difference beyond the machine's noise.
+ * A thread pays only over a long run. 200,000 instant trials, calling phase, four alternating pairs
+ * on the bench machine: 10.1, 12.6, 12.7 and 15.5 s with the thread from the first write against
+ * 16.2, 14.7, 15.4 and 21.5 s without; peak memory 80-100 MB more (the thread's isolate and heap,
+ * and the loop running further ahead of its commits). At 20,000 trials, or HTTP at concurrency
+ * 256, no difference beyond the machine's noise: runs that short keep their memory.
  */
 const THREAD_AFTER_WRITES = 50_000;
 
@@ -60,7 +62,7 @@ function openDatabase(path: string, o: SqliteStoreOptions): Database.Database {
     if (o.readOnly) db.pragma(BUSY_TIMEOUT);
     else {
       db.pragma('journal_mode = WAL');
-      for (const p of threadPragmas(o)) db.pragma(p);
+      for (const p of writerPragmas(o)) db.pragma(p);
     }
     const check = db.pragma('quick_check', { simple: false }) as Array<{ quick_check: string }>;
     const problems = check.map(r => r.quick_check).filter(r => r !== 'ok');
@@ -79,7 +81,7 @@ function openDatabase(path: string, o: SqliteStoreOptions): Database.Database {
 const BUSY_TIMEOUT = 'busy_timeout = 10000';
 
 /** The settings of a connection that writes (the store's own and its commit thread's): SQLite keeps them per connection. */
-function threadPragmas(o: SqliteStoreOptions): string[] {
+function writerPragmas(o: SqliteStoreOptions): string[] {
   return [
     BUSY_TIMEOUT,
     // NORMAL in WAL mode survives a process kill; only an OS crash could drop the last commits.
@@ -160,7 +162,7 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
   const commits = createGroupCommit({
     // Each group commit here also takes in the answers other processes stored: a lookup then rarely reads.
     here: ops => (here ??= writeBatch(db, BATCH_SQL, cacheFilter.sync))(ops),
-    ...(path !== ':memory:' && !o.readOnly ? { thread: () => startCommitThread({ path, sql: BATCH_SQL, pragmas: threadPragmas(o) }) } : {}),
+    ...(path !== ':memory:' && !o.readOnly ? { thread: () => startCommitThread({ path, sql: BATCH_SQL, pragmas: writerPragmas(o) }) } : {}),
     threadAfter: o.threadAfterWrites ?? THREAD_AFTER_WRITES,
     onSettled: (cacheKeys, outcome) => {
       for (const key of cacheKeys) uncommitted.delete(key);
