@@ -82,7 +82,7 @@ describe('post over HTTP/1.1 (undici pool)', () => {
 
   it('fails with ECONNRESET when the connection closes in the middle of the body', async () => {
     const s = await rawServer(socket => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 50\r\n\r\n{"half'));
-    await expect(ask(s.url)).rejects.toMatchObject({ code: 'ECONNRESET', message: 'the connection closed before the body ended' });
+    await expect(ask(s.url)).rejects.toMatchObject({ code: 'ECONNRESET', message: 'the connection closed before the body ended', answeredStatus: 200 });
   });
 
   it('cuts a body at maxResponseBytes and closes that connection', async () => {

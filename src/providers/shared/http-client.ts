@@ -173,7 +173,7 @@ class PostHandler implements Dispatcher.DispatchHandler {
   }
 
   onError(error: Error): void {
-    this.fail(plainSocketError(error, this.status !== 0));
+    this.fail(plainSocketError(error, this.status));
   }
 
   fail(error: unknown): void {
@@ -209,12 +209,13 @@ class PostHandler implements Dispatcher.DispatchHandler {
 
 /**
  * undici says "other side closed" (UND_ERR_SOCKET) for a connection the server dropped; messages
- * and retries speak node's language (ECONNRESET), naming whether the answer had begun.
+ * and retries speak node's language (ECONNRESET), naming whether the answer had begun: then the
+ * error carries the HTTP status it began with (`answeredStatus`).
  */
-function plainSocketError(error: Error, answering: boolean): Error {
+function plainSocketError(error: Error, status: number): Error {
   if ((error as { code?: string }).code !== 'UND_ERR_SOCKET') return error;
-  const message = answering ? 'the connection closed before the body ended' : 'socket hang up';
-  return Object.assign(new Error(message, { cause: error }), { code: 'ECONNRESET' });
+  if (status === 0) return Object.assign(new Error('socket hang up', { cause: error }), { code: 'ECONNRESET' });
+  return Object.assign(new Error('the connection closed before the body ended', { cause: error }), { code: 'ECONNRESET', answeredStatus: status });
 }
 
 function timeOut(handler: PostHandler): void {

@@ -66,8 +66,12 @@ export async function postJson(args: PostJsonArgs): Promise<PostJsonResult> {
         cause: error,
       });
     }
+    // The server was reached and began to answer: a cut answer, not an address nothing listens at.
+    const answered = (error as { answeredStatus?: unknown } | null)?.answeredStatus;
     throw new ProviderCallError({
-      message: `${label} could not be reached: ${redact(describeNetworkError(error))}.`,
+      message: typeof answered === 'number'
+        ? `${label} began to answer (HTTP ${answered}) but closed the connection before the answer ended: ${redact(describeNetworkError(error))}.`
+        : `${label} could not be reached: ${redact(describeNetworkError(error))}.`,
       kind: 'network',
       isRetryable: true,
       cause: error,
