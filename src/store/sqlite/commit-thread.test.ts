@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ClaimLostError, type CallRecord, type RunRecord, type Trial } from '../../core/index.js';
 import { TSX_LOADER } from '../../cli/testing/run-cli.js';
 import { createSqliteStore } from './index.js';
@@ -39,6 +39,26 @@ describe('the commit thread', () => {
     expect((await store.listTrialStatuses('run-1')).size).toBe(30);
     await Promise.all(writes);
     expect((await store.findCachedResult('rq-t29'))?.text).toBe('a t29');
+    await store.close();
+  });
+
+  it('a read brings forward the commit that waits out the gap between batches, instead of waiting for it', async () => {
+    const store = createSqliteStore(dbFile(), { threadAfterWrites: 0 });
+    await store.init();
+    await store.openRun(run);
+    await store.saveTrials([trial('t1', 0), trial('t2', 1), trial('t3', 2)]);
+    // The thread started; the second batch is sent as the first ends, and ends at once.
+    await store.saveCall(call('t1'));
+    await store.saveCall(call('t2'));
+    // The next write, right after a commit, would wait out the gap on a timer that never fires here.
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const written = store.saveCall(call('t3'));
+      expect((await store.listCalls('run-1')).map(c => c.trialId)).toEqual(['t1', 't2', 't3']);
+      await written;
+    } finally {
+      vi.useRealTimers();
+    }
     await store.close();
   });
 

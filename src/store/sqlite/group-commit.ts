@@ -106,6 +106,8 @@ export function createGroupCommit(o: GroupCommitOptions): GroupCommit {
 
   const flush = () => {
     scheduled = false;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
     if (inFlight || queue.length === 0) return;
     lastFlush = performance.now();
     if (!thread) {
@@ -131,11 +133,15 @@ export function createGroupCommit(o: GroupCommitOptions): GroupCommit {
 
   // Writes that trickle in wait at most MIN_FLUSH_GAP_MS to share a commit; a burst after a quiet
   // spell, or writes a read waits for, go on the next turn.
+  // A flush waiting out the gap, which a read that needs the writes brings forward.
+  let timer: NodeJS.Timeout | undefined;
   const schedule = (soon: boolean) => {
-    if (scheduled) return;
+    if (scheduled && !(soon && timer)) return;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
     scheduled = true;
     const wait = soon ? 0 : MIN_FLUSH_GAP_MS - (performance.now() - lastFlush);
-    if (wait > 0) setTimeout(flush, wait);
+    if (wait > 0) timer = setTimeout(flush, wait);
     else setImmediate(flush);
   };
 
