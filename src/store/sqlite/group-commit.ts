@@ -71,6 +71,8 @@ function failedAll(count: number, e: unknown): BatchOutcome {
 export function createGroupCommit(o: GroupCommitOptions): GroupCommit {
   let queue: Pending[] = [];
   let scheduled = false;
+  // The flush that waits out the gap, if one does.
+  let timer: NodeJS.Timeout | undefined;
   let inFlight = false;
   let lastFlush = 0;
   let thread: CommitThread | undefined;
@@ -132,9 +134,7 @@ export function createGroupCommit(o: GroupCommitOptions): GroupCommit {
   };
 
   // Writes that trickle in wait at most MIN_FLUSH_GAP_MS to share a commit; a burst after a quiet
-  // spell, or writes a read waits for, go on the next turn.
-  // A flush waiting out the gap, which a read that needs the writes brings forward.
-  let timer: NodeJS.Timeout | undefined;
+  // spell, or writes a read waits for, go on the next turn (a read brings a waiting flush forward).
   const schedule = (soon: boolean) => {
     if (scheduled && !(soon && timer)) return;
     if (timer) clearTimeout(timer);
