@@ -50,13 +50,17 @@ export async function summarizeRuns(store: Store): Promise<RunSummary[]> {
 }
 
 /**
- * A run stored as running that no live process works on. One changed within a lease may still be
- * planning (its trials are claimed once they are stored), so it counts as running until then.
- * `paideia runs` and the web app (its run list and run page) show such a run by this one rule.
+ * A run stored as running that no live process works on: its claims are held by none (a kill -9
+ * on this host shows at once), or, with no claims, it has not changed within a lease (one that did
+ * may still be planning: its trials are claimed once they are stored). `paideia runs` and the web
+ * app (its run list and run page) show such a run by this one rule.
  */
 export async function runInterrupted(store: Store, run: RunRecord): Promise<boolean> {
-  if (run.status !== 'running' || Date.now() - Date.parse(run.updatedAt) < defaultTtlMs()) return false;
-  return !(await runHeldLive(store, run.id));
+  if (run.status !== 'running') return false;
+  // Claims say at once: held by no live process (a kill -9 on this host), the run is interrupted.
+  if ((await store.listClaimHolders(run.id)).length > 0) return !(await runHeldLive(store, run.id));
+  // None held: a run that changed within a lease may still be planning.
+  return Date.now() - Date.parse(run.updatedAt) >= defaultTtlMs();
 }
 
 /** Aliases of the run's models with no price in its table: their calls cost an unknown amount (the web app says "+ unknown" for them). */
