@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { ConfigError, type Store, type WorkerIdentity } from '../core/index.js';
+import { ConfigError, type Store, type TrialClaim, type WorkerIdentity } from '../core/index.js';
 import { loopTurns } from './loop-turns.js';
 
 export interface ClaimOptions {
@@ -79,10 +79,15 @@ export function processAlive(pid: number): boolean {
  * Reads only (a listing must not write): the dead holders' claims stay until a run takes them.
  */
 export async function runHeldLive(store: Store, runId: string, o: Pick<ClaimOptions, 'now' | 'host' | 'isAlive'> = {}): Promise<boolean> {
+  return holdersLive(await store.listClaimHolders(runId), o);
+}
+
+/** runHeldLive's rule over holders already read. */
+export function holdersLive(holders: ReadonlyArray<Pick<TrialClaim, 'host' | 'pid' | 'expiresAt'>>, o: Pick<ClaimOptions, 'now' | 'host' | 'isAlive'> = {}): boolean {
   const host = o.host ?? hostname();
   const now = (o.now ?? Date.now)();
   const alive = o.isAlive ?? processAlive;
-  return (await store.listClaimHolders(runId)).some(h => (h.host === host ? alive(h.pid) : h.expiresAt > now));
+  return holders.some(h => (h.host === host ? alive(h.pid) : h.expiresAt > now));
 }
 
 /**

@@ -34,16 +34,9 @@ export function pricedCosts(
   };
 }
 
-/**
- * The specs among `specs` that `prices` cannot price; with a cost cap, any is bad input (exit 2):
- * a cap cannot hold for a model whose price is unknown, so the run is refused rather than under-counted.
- */
-export function unpricedForCap(prices: PriceTable, specs: ReadonlyArray<string>, capUsd: number | undefined): string[] {
-  const unpriced = [...new Set(specs)].filter(spec => !priceFor(prices, spec));
-  if (capUsd !== undefined && unpriced.length) {
-    throw new ConfigError([{ field: '--cost-cap', message: `no price for ${unpriced.join(', ')} in ${priceTableName(prices)}; add it to a price file and pass --prices FILE, or drop --cost-cap` }]);
-  }
-  return unpriced;
+/** The specs among `specs` that `prices` cannot price by name (their cost is reported unknown). */
+export function unpricedSpecs(prices: PriceTable, specs: ReadonlyArray<string>): string[] {
+  return [...new Set(specs)].filter(spec => !priceFor(prices, spec));
 }
 
 /**

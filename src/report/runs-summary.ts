@@ -1,6 +1,6 @@
 import { commandHint, commandPrefix } from '../core/command-hint.js';
 import type { RunRecord, Store } from '../core/index.js';
-import { defaultTtlMs, runHeldLive } from '../engine/claims.js';
+import { defaultTtlMs, holdersLive } from '../engine/claims.js';
 import { priceFor } from '../providers/pricing.js';
 import { countTrials, type TrialCounts } from './trial-counts.js';
 import { textTable } from './text-table.js';
@@ -58,7 +58,8 @@ export async function summarizeRuns(store: Store): Promise<RunSummary[]> {
 export async function runInterrupted(store: Store, run: RunRecord): Promise<boolean> {
   if (run.status !== 'running') return false;
   // Claims say at once: held by no live process (a kill -9 on this host), the run is interrupted.
-  if ((await store.listClaimHolders(run.id)).length > 0) return !(await runHeldLive(store, run.id));
+  const holders = await store.listClaimHolders(run.id);
+  if (holders.length > 0) return !holdersLive(holders);
   // None held: a run that changed within a lease may still be planning.
   return Date.now() - Date.parse(run.updatedAt) >= defaultTtlMs();
 }

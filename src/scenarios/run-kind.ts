@@ -2,11 +2,11 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { filePath } from '../core/config/file-path.js';
 import { ConfigError, parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
-import { runPrices, unpricedForCap } from '../engine/pricing.js';
+import { runPrices } from '../engine/pricing.js';
 import { stopOf } from '../engine/events.js';
 import { checkContinues } from '../engine/run-config.js';
 import { loadScenario } from './load.js';
-import { SCENARIO_RUN, runScenario, scenarioRunId, scenarioSpecs, type ScenarioRunSummary } from './run.js';
+import { SCENARIO_RUN, runScenario, scenarioRunId, type ScenarioRunSummary } from './run.js';
 
 /** A scenario run as a library user, the CLI or the web app describes it. */
 export const ScenarioRunConfigSchema = z.strictObject({
@@ -60,7 +60,6 @@ export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchem
   const runId = scenarioRunId(scenario, c.repeats ?? scenario.globals.repeats);
   checkContinues(c.resume, runId, `the scenario ${c.file} with these models`);
   const prices = await runPrices(ctx.store, runId, c.prices);
-  unpricedForCap(prices, scenarioSpecs(scenario), c.costCapUsd);
   const { run, summary } = await runScenario({
     scenario, store: ctx.store, ...(c.repeats ? { repeats: c.repeats } : {}), judge: c.judge, retryErrors: c.retryErrors, prices,
     ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}), ...(ctx.env ? { env: ctx.env } : {}),

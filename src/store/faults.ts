@@ -7,6 +7,8 @@ const SQLITE_FAULTS: Array<[RegExp, StoreFault]> = [
   [/^SQLITE_CORRUPT|^SQLITE_NOTADB/, 'corrupt'],
   [/^SQLITE_IOERR|^SQLITE_CANTOPEN|^SQLITE_BUSY|^SQLITE_LOCKED|^SQLITE_PROTOCOL/, 'io'],
 ];
+/** Every SQLite code that is a fault of the file, as a pattern's source (the commit thread takes it as text). */
+export const SQLITE_FAULT_CODES = SQLITE_FAULTS.map(([pattern]) => pattern.source).join('|');
 // PostgreSQL's SQLSTATEs, and a server still away once the store's own retries gave up.
 const POSTGRES_FAULTS: Array<[RegExp, StoreFault]> = [
   [/^53100$/, 'full'],

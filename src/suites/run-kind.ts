@@ -5,7 +5,7 @@ import { ConfigError, parseModelSpec, type ChatParams, type ModelSpec, type RunC
 import { buildModels, timeoutFlagHint } from '../engine/models.js';
 import { runEndpoints } from '../engine/endpoints.js';
 import { stopOf } from '../engine/events.js';
-import { refuseCapWithoutPrices, unpricedForCap } from '../engine/pricing.js';
+import { refuseCapWithoutPrices, unpricedSpecs } from '../engine/pricing.js';
 import { HTTP_PROVIDERS } from '../providers/index.js';
 import { checkBaseUrl } from '../providers/shared/base-url.js';
 import { loadPriceTable, priceFor, unpricedReason } from '../providers/pricing.js';
@@ -98,8 +98,8 @@ export async function startSuiteRun(input: z.output<typeof SuiteRunConfigSchema>
   const prices = loadPriceTable(c.prices);
   const stored = c.resume ? await store.getRun(c.resume) : undefined;
   const table = stored?.prices ?? prices;
-  const unpriced = unpricedForCap(table, [...(stored?.config.models ?? specs), ...(flagJudging ? judgeSpecs(flagJudging) : [])].map(m => m.spec), c.costCapUsd);
-  if (unpriced.length) warn(`no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)`);
+  const unpriced = unpricedSpecs(table, [...(stored?.config.models ?? specs), ...(flagJudging ? judgeSpecs(flagJudging) : [])].map(m => m.spec));
+  if (unpriced.length && c.costCapUsd === undefined) warn(`no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)`);
   const env = ctx.env;
   // `paideia run --timeout` sets timeoutMs, on a new run and on a resume alike.
   const timeoutHint = timeoutFlagHint('run');

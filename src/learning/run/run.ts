@@ -7,7 +7,7 @@ import { stopOf } from '../../engine/events.js';
 import { executeTrials } from '../../engine/execute.js';
 import { DEFAULT_MAX_TOKENS } from '../../engine/limits.js';
 import { buildModels } from '../../engine/models.js';
-import { pricedCosts, refuseCapWithoutPrices, unpricedForCap } from '../../engine/pricing.js';
+import { pricedCosts, refuseCapWithoutPrices, unpricedSpecs } from '../../engine/pricing.js';
 import { checkContinues } from '../../engine/run-config.js';
 import { loadPriceTable } from '../../providers/pricing.js';
 import { findUnit, loadUnits } from '../units/load.js';
@@ -58,8 +58,8 @@ export async function runLearningStudy(s: LearningRunSettings, ctx: RunContext, 
   const existing = await store.getRun(runId);
   // A stored run prices with the table it was planned with (a resume by id gives no file).
   const prices = existing?.prices ?? loadPriceTable(s.prices);
-  const unpriced = unpricedForCap(prices, roles.models.map(m => m.spec), s.costCapUsd);
-  if (unpriced.length) ctx.onEvent({ type: 'warning', message: `no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)` });
+  const unpriced = unpricedSpecs(prices, roles.models.map(m => m.spec));
+  if (unpriced.length && s.costCapUsd === undefined) ctx.onEvent({ type: 'warning', message: `no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)` });
   const models = await buildModels(roles.models, {
     store, seed: s.seed, maxAttempts: s.maxAttempts, ...(ctx.env ? { env: ctx.env } : {}), ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
     ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}), ...(existing?.config.endpoints ? { endpoints: existing.config.endpoints } : {}),

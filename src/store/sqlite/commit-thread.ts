@@ -7,6 +7,8 @@ import { decodeWrite, splitWrites } from './write-codec.js';
 export interface CommitThreadOptions {
   path: string;
   sql: BatchSql;
+  /** The error codes that are faults of the file (store/faults.ts), as a pattern's source. */
+  faultCodes: string;
   /** Pragmas the thread's connection sets, in order (per-connection settings: timeouts, sync, checkpoints, size cap). */
   pragmas: string[];
 }
@@ -44,7 +46,7 @@ parentPort.on('message', message => {
     if (!db) {
       db = new Database(workerData.path, { fileMustExist: true });
       for (const p of workerData.pragmas) db.pragma(p);
-      write = (${writeBatch.toString()})(db, workerData.sql, undefined, decode);
+      write = (${writeBatch.toString()})(db, { sql: workerData.sql, faultCodes: workerData.faultCodes, decode });
     }
     parentPort.postMessage({ outcome: write(split(message)) });
   } catch (e) {
@@ -61,7 +63,7 @@ parentPort.on('message', message => {
 export function startCommitThread(o: CommitThreadOptions): CommitThread {
   // A small young generation: each write's objects die as soon as it is applied, and V8's default
   // let the thread's heap grow to ~41 MB (20,000 trials through the thread: ~16 MB, same CPU).
-  const worker = new Worker(program, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 8 }, workerData: { driver, path: o.path, sql: o.sql, pragmas: o.pragmas } });
+  const worker = new Worker(program, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 8 }, workerData: { driver, path: o.path, sql: o.sql, faultCodes: o.faultCodes, pragmas: o.pragmas } });
   worker.unref();
   let waiting: { resolve: (m: ThreadReply) => void; reject: (e: unknown) => void } | undefined;
   let dead: Error | undefined;

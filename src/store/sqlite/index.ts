@@ -8,7 +8,7 @@ import {
   type Trial, type TrialResult, type VersionedItem, type WriteFence,
 } from '../../core/index.js';
 import { shellWord } from '../../core/command-hint.js';
-import { faultOf, storeError } from '../faults.js';
+import { SQLITE_FAULT_CODES, faultOf, storeError } from '../faults.js';
 import { deleteRunSqlite } from './delete-run.js';
 import { createCacheFilter } from './cache-filter.js';
 import { startCommitThread } from './commit-thread.js';
@@ -161,8 +161,8 @@ export function createSqliteStore(path: string, o: SqliteStoreOptions = {}): Sto
   let here: ((ops: WriteOp[]) => BatchOutcome) | undefined;
   const commits = createGroupCommit({
     // Each group commit here also takes in the answers other processes stored: a lookup then rarely reads.
-    here: ops => (here ??= writeBatch(db, BATCH_SQL, cacheFilter.sync))(ops),
-    ...(path !== ':memory:' && !o.readOnly ? { thread: () => startCommitThread({ path, sql: BATCH_SQL, pragmas: writerPragmas(o) }) } : {}),
+    here: ops => (here ??= writeBatch(db, { sql: BATCH_SQL, faultCodes: SQLITE_FAULT_CODES, beforeBatch: cacheFilter.sync }))(ops),
+    ...(path !== ':memory:' && !o.readOnly ? { thread: () => startCommitThread({ path, sql: BATCH_SQL, faultCodes: SQLITE_FAULT_CODES, pragmas: writerPragmas(o) }) } : {}),
     threadAfter: o.threadAfterWrites ?? THREAD_AFTER_WRITES,
     onSettled: (cacheKeys, outcome) => {
       for (const key of cacheKeys) uncommitted.delete(key);

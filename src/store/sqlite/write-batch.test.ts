@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { SQLITE_FAULT_CODES } from '../faults.js';
 import { createSqliteStore } from './index.js';
 import { BATCH_SQL } from './statements.js';
 import { writeBatch, type WriteOp } from './write-batch.js';
@@ -27,7 +28,7 @@ describe('writeBatch', () => {
     const db = await bareDatabase();
     try {
       db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
-      const outcome = writeBatch(db, BATCH_SQL)([release, bigCall('t1'), release]);
+      const outcome = writeBatch(db, { sql: BATCH_SQL, faultCodes: SQLITE_FAULT_CODES })([release, bigCall('t1'), release]);
       expect(outcome.failures?.map(f => f?.code)).toEqual([undefined, 'SQLITE_FULL', 'SQLITE_FULL']);
     } finally {
       db.close();
@@ -38,7 +39,7 @@ describe('writeBatch', () => {
     const db = await bareDatabase();
     try {
       const bad: WriteOp = { rows: [['insertScore', ['run-1', 't1', 'run-1', 't1', 'exact', '1', '{}', 1, null, null, 'one too many']]] };
-      const outcome = writeBatch(db, BATCH_SQL)([bigCall('t1'), bad, release]);
+      const outcome = writeBatch(db, { sql: BATCH_SQL, faultCodes: SQLITE_FAULT_CODES })([bigCall('t1'), bad, release]);
       expect(outcome.failures?.map(f => f !== undefined)).toEqual([false, true, false]);
       expect(outcome.calls?.[1]).toBe(outcome.calls?.[0]);
     } finally {

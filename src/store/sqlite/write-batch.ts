@@ -39,6 +39,18 @@ export interface BatchOutcome {
   calls?: [number, number];
 }
 
+/** How writeBatch works: its SQL, and what it is told of SQLite and of encoded writes. */
+export interface BatchOptions {
+  /** The SQL of its write statements and of the claim checks. */
+  sql: BatchSql;
+  /** A pattern's source matching the error codes that are faults of the file (store/faults.ts). */
+  faultCodes: string;
+  /** Runs first inside each batch's transaction. */
+  beforeBatch?: () => void;
+  /** Makes an encoded write (write-codec.ts), as it is needed. */
+  decode?: (text: string) => WriteOp;
+}
+
 /** The SQL of what writeBatch needs: its write statements and the claim checks. */
 export type BatchSql = Record<WriteStatement | 'heldOf' | 'claimOf' | 'setTrialStatus' | 'setTrialStatuses', string>;
 
@@ -47,15 +59,15 @@ export type BatchSql = Record<WriteStatement | 'heldOf' | 'claimOf' | 'setTrialS
  * claims of all its writes are checked in one query per worker and the trials' statuses set in one
  * statement per status, instead of a statement per trial for each. When a batch fails (a lost
  * claim, a full disk), each write is tried again on its own, so one bad write does not fail the
- * others. `beforeBatch` runs first inside each batch's transaction. Writes may come encoded
- * (write-codec.ts), then `decode` makes each one as it is needed, so its objects die young.
+ * others. Writes may come encoded, then `decode` makes each one as it is needed, so its objects
+ * die young.
  *
  * The commit thread runs this function from its source text (commit-thread.ts), so it uses
  * nothing from outside its own body: no imports, no module constants.
  */
-export function writeBatch(
-  db: Database.Database, sql: BatchSql, beforeBatch?: () => void, decode?: (text: string) => WriteOp,
-): (ops: ReadonlyArray<WriteOp | string>) => BatchOutcome {
+export function writeBatch(db: Database.Database, o: BatchOptions): (ops: ReadonlyArray<WriteOp | string>) => BatchOutcome {
+  const { sql, beforeBatch, decode } = o;
+  const fileFault = new RegExp(o.faultCodes);
   type ByRun<T> = Map<string, Map<string, T>>;
   const inner = <T>(m: ByRun<T>, runId: string): Map<string, T> => m.get(runId) ?? m.set(runId, new Map()).get(runId)!;
   const prepared = new Map<string, Database.Statement>();
@@ -174,7 +186,7 @@ export function writeBatch(
           return undefined;
         } catch (e) {
           const failure = failureOf(e);
-          if (failure.code && /^SQLITE_(FULL|IOERR|READONLY|CORRUPT|NOTADB|CANTOPEN|PERM|AUTH)/.test(failure.code)) fault = failure;
+          if (failure.code && fileFault.test(failure.code)) fault = failure;
           return failure;
         } finally {
           single = undefined;

@@ -4,7 +4,7 @@ import { filePath } from '../../core/config/file-path.js';
 import type { RunContext, RunKind, RunOutcome } from '../../core/index.js';
 import { stopOf } from '../../engine/events.js';
 import { buildModels, timeoutFlagHint } from '../../engine/models.js';
-import { refuseCapWithoutPrices, runPrices, unpricedForCap } from '../../engine/pricing.js';
+import { refuseCapWithoutPrices, runPrices, unpricedSpecs } from '../../engine/pricing.js';
 import { observationsFromRun } from '../stored/observations.js';
 import { loadStudyFile, type Study } from './load.js';
 import { STUDY_RUN, studyRunId } from './plan.js';
@@ -50,8 +50,8 @@ export async function startStudyRun(c: z.output<typeof StudyRunConfigSchema>, ct
     timeoutHint: timeoutFlagHint('validity run'),
   });
   const prices = await runPrices(ctx.store, studyRunId(study, modelEndpoints(models)), c.prices);
-  const unpriced = unpricedForCap(prices, study.raters.map(r => r.spec), c.costCapUsd);
   refuseCapWithoutPrices(prices, study.raters.map(r => ({ spec: r, endpoint: models.get(r.alias)?.endpoint })), c.costCapUsd);
+  const unpriced = unpricedSpecs(prices, study.raters.map(r => r.spec));
   if (unpriced.length) ctx.onEvent({ type: 'warning', message: `no price for ${unpriced.join(', ')}; their cost is reported as unknown, not $0 (give --prices FILE to price them)` });
   const { run, summary } = await runStudy({
     study, store: ctx.store, models, prices, ...(c.resume ? { resume: c.resume } : {}), retryErrors: c.retryErrors, ...(c.costCapUsd !== undefined ? { costCapUsd: c.costCapUsd } : {}),
