@@ -60,9 +60,13 @@ describe('paideia learning run: two units x two generator models x two learner m
       expect(d.metrics.exercises).toBe(d.generator.alias === 'good' ? 1 : 0);
     }
     const judgments = await stored(s => s.listJudgments(runId));
+    const calls: CallRecord[] = await stored(s => s.listCalls(runId));
     // 4 decks x 2 judges x 2 dimensions, each sub-dimension rated 5 on the good deck and 2 on the poor one
     expect(judgments).toHaveLength(16);
     for (const j of judgments) {
+      // Each names the stored call it was read from: its own trial's, answering with its raw text.
+      const source = calls.find(c => c.seq === j.callSeq);
+      expect([source?.trialId, source?.result?.text]).toEqual([j.trialId, j.raw]);
       const deck = decks.map(d => d.value as unknown as DeckRecord).find(d => d.trialId === j.targetTrialId)!;
       const rating = deck.generator.alias === 'good' ? 5 : 2;
       expect(j.value).toBe(rating);

@@ -66,8 +66,13 @@ describe('paideia validity run', () => {
     expect(first.code, first.stderr).toBe(1);
     const store = await openStore(`sqlite:${join(cwd, 's.db')}`);
     try {
-      const errors = new Set((await store.listCalls(first.stdout.trim())).map(c => c.error?.message));
+      const calls = await store.listCalls(first.stdout.trim());
+      const errors = new Set(calls.map(c => c.error?.message));
       expect(errors).toEqual(new Set([`OpenAI-compatible API at ${server.baseURL} did not answer within 100 ms (if the model is slow, give paideia validity run a longer one: --timeout 200).`]));
+      // Each rating left unscored names the failed call it stands for.
+      const judgments = await store.listJudgments(first.stdout.trim());
+      expect(judgments.length).toBe(calls.length);
+      for (const j of judgments) expect([j.value, calls.find(c => c.seq === j.callSeq)?.trialId]).toEqual([null, j.trialId]);
     } finally {
       await store.close();
     }

@@ -33,7 +33,11 @@ export interface Judgment {
   value: number | null;
   /** Why it is unscored, or a short reason the judge gave. */
   reason?: string;
-  /** Sequence number of the stored call whose answer this is (the last format retry). */
+  /**
+   * Sequence number of the stored call whose answer this is (the last format retry). Steps write
+   * null and the store fills in the judge trial's newest stored call as it writes the judgment (a
+   * call's number exists only once it is stored); null when the trial stored no call.
+   */
   callSeq: number | null;
   /** What produced it from the call: rebuilt by name to re-derive it. */
   producer: ScorerRef;

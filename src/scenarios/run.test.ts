@@ -71,6 +71,8 @@ describe('runScenario', () => {
     const judgeCalls = calls.filter(c => c.trialId === single.trialId);
     expect(judgeCalls).toHaveLength(1);
     expect(judgeCalls[0]!.result!.text).toBe(single.raw);
+    // ... and it names that call: the answer it was read from can be found from the judgment alone.
+    expect(single.callSeq).toBe(judgeCalls[0]!.seq);
     expect(calls.filter(c => c.request.context?.role === 'judge')).toHaveLength(4);
     await store.close();
   });

@@ -230,6 +230,33 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
       await s.close();
     });
 
+    it('points a judgment its step left without a call at its trial\'s newest stored call, whether written with the trial or later', async () => {
+      const s = await open();
+      await s.openRun(run);
+      const judges = ['j1', 'j2', 'j3'].map((id, k): Trial => ({ ...trial, id, index: 10 + k, kind: 'judge', target: 't1' }));
+      await s.saveTrials([trial, ...judges]);
+      const j = (trialId: string, callSeq: number | null) => ({
+        specVersion: 'paideia.judgment.v1' as const, runId: 'run-1', trialId, targetTrialId: 't1', rater: { alias: 'a', spec: 'openai:x' },
+        promptVariant: 'v1', repeat: 0, fields: { clarity: 4 }, value: 0.75, callSeq, producer: { name: 'p', version: '1', args: {} },
+      });
+      // j1: a first answer and a format retry, then its judgment, queued together (as a run writes them).
+      const written = [
+        s.saveCall(call({ trialId: 'j1', step: 0, requestHash: 'a0' })), s.saveCall(call({ trialId: 'j1', step: 1, requestHash: 'a1' })),
+        s.saveCall(call({ trialId: 'j2', step: 0, requestHash: 'b0' })),
+        s.saveTrialResult({ runId: 'run-1', trialId: 'j1', status: 'done', judgments: [j('j1', null)] }),
+        // j3 made no call (nothing to judge): its judgment points at none.
+        s.saveTrialResult({ runId: 'run-1', trialId: 'j3', status: 'done', judgments: [j('j3', null)] }),
+      ];
+      await Promise.all(written);
+      // j2's judgment re-derived later (a rescore), and one that names its call itself.
+      await s.saveJudgments([j('j2', null), { ...j('j2', 1), producer: { name: 'p', version: '2', args: {} } }]);
+      const seqOf = new Map((await s.listCalls('run-1')).map(c => [c.requestHash, c.seq]));
+      const bySeq = new Map((await s.listJudgments('run-1')).map(x => [`${x.trialId}@${x.producer.version}`, x.callSeq]));
+      expect(Object.fromEntries(bySeq)).toEqual({ 'j1@1': seqOf.get('a1'), 'j2@1': seqOf.get('b0'), 'j2@2': 1, 'j3@1': null });
+      expect(seqOf.get('a1')).toBeGreaterThan(seqOf.get('a0')!);
+      await s.close();
+    });
+
     it('keeps judgments by judge trial and producer version, and blobs by content', async () => {
       const s = await open();
       const j = {

@@ -66,6 +66,19 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
   const total = async (query: Query, runId: string) => Number((await run(query, [runId]))[0]!.total);
   const scoreValues = (s: Score) => [s.runId, s.trialId, s.scorer.name, s.scorer.version, json(s.scorer.args), s.value, s.reason ?? null, s.details ? json(s.details) : null];
   const judgmentValues = (j: Judgment) => [j.runId, j.trialId, j.targetTrialId, j.producer.version, json(j)];
+  // A judgment whose step left callSeq null points at its trial's newest stored call (the answer it
+  // was read from: the last format retry). A trial's writes are in order (inTrialOrder), so its
+  // call is committed by the time its judgment is written.
+  const withCallSeqs = async (judgments: Judgment[]): Promise<Judgment[]> => {
+    const open = judgments.filter(j => j.callSeq === null);
+    if (open.length === 0) return judgments;
+    const newest = new Map<string, number>();
+    for (const runId of new Set(open.map(j => j.runId))) {
+      const rows = await run(SQL.newestCalls, [runId, [...new Set(open.filter(j => j.runId === runId).map(j => j.trialId))]]);
+      for (const r of rows) newest.set(`${runId}\u0000${r.trial_id as string}`, Number(r.seq));
+    }
+    return judgments.map(j => (j.callSeq === null ? { ...j, callSeq: newest.get(`${j.runId}\u0000${j.trialId}`) ?? null } : j));
+  };
 
   return {
     specVersion: 'paideia.store.v2',
@@ -145,7 +158,7 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
       // Later entries of one key win, as they do written one by one; one statement may touch a row once.
       const last = <T>(xs: T[], key: (x: T) => string) => [...new Map(xs.map(x => [key(x), x])).values()];
       const scores = last(r.scores ?? [], s => `${s.trialId}\u0000${s.scorer.name}\u0000${s.scorer.version}`);
-      const judgments = last(r.judgments ?? [], j => `${j.trialId}\u0000${j.producer.version}`);
+      const judgments = await withCallSeqs(last(r.judgments ?? [], j => `${j.trialId}\u0000${j.producer.version}`));
       const artifacts = last(r.artifacts ?? [], a => `${a.kind}\u0000${a.key}`);
       const rows = await run(SQL.saveResult, [
         r.status, r.runId, r.trialId, fence?.workerId ?? null,
@@ -193,7 +206,9 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
       }));
     },
     async saveJudgments(judgments) {
-      if (judgments.length) await tx(async c => { for (const j of judgments) await on(c, SQL.insertJudgment, judgmentValues(j)); });
+      if (judgments.length === 0) return;
+      const complete = await withCallSeqs(judgments);
+      await tx(async c => { for (const j of complete) await on(c, SQL.insertJudgment, judgmentValues(j)); });
     },
     async listJudgments(runId, only = {}) {
       const rows = await (only.targetTrialIds ? run(SQL.judgmentsOf, [runId, [...only.targetTrialIds]]) : run(SQL.judgments, [runId]));

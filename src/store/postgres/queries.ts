@@ -73,6 +73,8 @@ export const SQL = {
     ORDER BY trial_id COLLATE "C", scorer_name COLLATE "C"`),
   insertJudgment: q('insert-judgment', `INSERT INTO judgments (run_id, trial_id, target_trial_id, producer_version, body) VALUES ($1, $2, $3, $4, $5)
     ON CONFLICT (run_id, trial_id, producer_version) DO UPDATE SET target_trial_id = excluded.target_trial_id, body = excluded.body`),
+  // The newest stored call of each trial: what a judgment whose step left callSeq null was read from.
+  newestCalls: q('newest-calls', 'SELECT trial_id, MAX(seq) AS seq FROM calls WHERE run_id = $1 AND trial_id = ANY($2::text[]) GROUP BY trial_id'),
   judgments: q('judgments', `SELECT body FROM judgments WHERE run_id = $1
     ORDER BY target_trial_id COLLATE "C", trial_id COLLATE "C", producer_version COLLATE "C"`),
   judgmentsOf: q('judgments-of', `SELECT body FROM judgments WHERE run_id = $1 AND target_trial_id = ANY($2::text[])

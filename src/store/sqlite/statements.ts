@@ -21,9 +21,9 @@ export function scoreArgs(s: Score): unknown[] {
   ];
 }
 
-/** The arguments of insertJudgment. */
+/** The arguments of insertJudgment: (run, trial, target, producer version, body, callSeq, run, run, trial, trial). */
 export function judgmentArgs(j: Judgment): unknown[] {
-  return [j.runId, j.trialId, j.targetTrialId, j.producer.version, json(j)];
+  return [j.runId, j.trialId, j.targetTrialId, j.producer.version, json(j), j.callSeq, j.runId, j.runId, j.trialId, j.trialId];
 }
 
 /**
@@ -80,7 +80,11 @@ const SQL = {
   scoresOf: `SELECT s.* FROM (SELECT DISTINCT value FROM json_each(@ids)) AS j
     CROSS JOIN scores AS s ON s.run_id = @run AND s.trial_idx = ${trialIdx('@run', 'j.value')} AND s.trial_id = j.value
     ORDER BY s.trial_id, s.scorer_name, s.scorer_version`,
-  insertJudgment: `INSERT INTO judgments (run_id, trial_id, target_trial_id, producer_version, body) VALUES (?, ?, ?, ?, ?)
+  // A judgment whose step left callSeq null points at its trial's newest stored call (the answer it
+  // was read from: the last format retry), found here because the call may be committed in this
+  // very batch; null when the trial has no stored call.
+  insertJudgment: `INSERT INTO judgments (run_id, trial_id, target_trial_id, producer_version, body) VALUES (?, ?, ?, ?,
+      json_set(?, '$.callSeq', COALESCE(CAST(? AS INTEGER), (SELECT MAX(c.seq) FROM calls c WHERE c.run_id = ? AND c.trial_idx = ${trialIdx('?', '?')} AND c.trial_id = ?))))
     ON CONFLICT (run_id, trial_id, producer_version) DO UPDATE SET target_trial_id = excluded.target_trial_id, body = excluded.body`,
   judgments: 'SELECT body FROM judgments WHERE run_id = ? ORDER BY target_trial_id, trial_id, producer_version',
   judgmentsOf: `SELECT body FROM judgments WHERE run_id = ? AND target_trial_id IN (SELECT value FROM json_each(?))
