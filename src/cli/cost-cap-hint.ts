@@ -23,3 +23,12 @@ export function refusedCallLine(outcome: Pick<RunOutcome, 'stoppedBy' | 'refused
   if (outcome.stoppedBy !== 'cost-cap' || !outcome.refusedUsd) return '';
   return `the call it refused was reserved at up to $${outcome.refusedUsd.toFixed(4)} (its prompt and the most tokens it may write, at the model's price); ${lower} lowers that\n`;
 }
+
+/**
+ * `--retry-errors` for the resume hint of a session its model server stopped (nothing answers at
+ * an endpoint) when trials failed: the calls that spent their retries on the server before it was
+ * found gone are stored as failed, and a plain resume would end with them still failed.
+ */
+export function retryAfterUnreachableArgs(outcome: Pick<RunOutcome, 'stoppedBy'>, failed: number): string[] {
+  return outcome.stoppedBy === 'unreachable' && failed > 0 ? ['--retry-errors'] : [];
+}

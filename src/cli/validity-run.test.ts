@@ -56,6 +56,37 @@ describe('paideia validity run', () => {
     expect(runs.stdout).toContain(first.stdout.trim());
   }, 60_000);
 
+  it('stopped by a server that went away, resumes in a new shell (no OPENAI_BASE_URL) at the address it called: by id, and by the printed hint, which asks the failed cells again', async () => {
+    let server: FakeServer | undefined;
+    // Answers three ratings, then is gone.
+    server = await startOpenAICompatibleServer({ reply: (_, i) => {
+      if (i === 2) setTimeout(() => void server!.close(), 0);
+      return { status: 200, body: openAIChatBody({ text: 'Rating: 2' }) };
+    } });
+    const cwd = workdir();
+    writeFileSync(join(cwd, 'study.yaml'), STUDY);
+    const first = await runCli(['validity', 'run', 'study.yaml', '--concurrency', '1', '--max-attempts', '2', '--store', 'sqlite:s.db'], { cwd, env: { OPENAI_BASE_URL: server.baseURL } });
+    expect(first.code, first.stderr).toBe(3);
+    const runId = first.stdout.trim();
+    const [, done, failed] = (/(\d+) cell\(s\) done, (\d+) failed/.exec(first.stderr) ?? []).map(Number) as [number, number, number];
+    expect(failed).toBeGreaterThan(0);
+    const hint = /resume with: (.*)/.exec(first.stderr)![1]!;
+    expect(hint).toContain(`--base-url ${server.baseURL}`);
+    expect(hint).toContain('--retry-errors');
+    // The server is back where it was; this shell has no OPENAI_BASE_URL.
+    const back = await startOpenAICompatibleServer({ port: Number(new URL(server.origin).port), reply: () => ({ status: 200, body: openAIChatBody({ text: 'Rating: 3' }) }) });
+    servers.push(back);
+    const byId = await runCli(['run', '--resume', runId, '--store', 'sqlite:s.db'], { cwd, env: {} });
+    expect(byId.code, byId.stderr).toBe(1);
+    expect(byId.stderr).toContain(`${12 - failed} done, ${failed} failed, 0 pending`);
+    const pasted = await runPasted(hint, { cwd: mkdtempSync(join(tmpdir(), 'paideia-validity-elsewhere-')), env: {} });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.stdout.trim()).toBe(runId);
+    expect(pasted.stderr).toMatch(/12 cell\(s\) done, 0 failed, 0 pending; 12 rating\(s\) read, 0 unscored/);
+    // Each cell not done asked once more: the pending ones by id, the failed ones by the hint.
+    expect(back.requests.length).toBe(12 - done);
+  }, 120_000);
+
   it('a rater call that times out is stored naming validity run --timeout, and a run with a longer one rates the rest', async () => {
     const server = await startOpenAICompatibleServer(() => ({ body: openAIChatBody({ text: 'Rating: 2' }), delayMs: 300 }));
     servers.push(server);

@@ -4,7 +4,7 @@ import { ConfigError, type ConfigIssue, type RunOutcome } from '../../core/index
 import type { LearningRunConfig } from '../../learning/run/config.js';
 import { startRun } from '../../runs.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
-import { raisedCapArgs } from '../cost-cap-hint.js';
+import { raisedCapArgs, retryAfterUnreachableArgs } from '../cost-cap-hint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
@@ -92,7 +92,7 @@ export async function learningRunCommand(f: LearningRunFlags, given: ReadonlySet
     const report = commandHint(['learning', 'report', outcome.runId, '--format', 'md'], store.url);
     if (outcome.stoppedBy || outcome.pending > 0) {
       const cap = raisedCapArgs(outcome, config.costCapUsd);
-      process.stderr.write(`resume with: ${commandHint([...sameStudy(f), ...cap], store.url)}\n`);
+      process.stderr.write(`resume with: ${commandHint([...sameStudy(f), ...cap, ...retryAfterUnreachableArgs(outcome, outcome.failed)], store.url)}\n`);
       return EXIT_CODES.stopped;
     }
     if (outcome.failed > 0) {

@@ -6,7 +6,7 @@ import type { SuiteRunConfig, SuiteRunOutcome } from '../../suites/run-kind.js';
 import { judgingCounts } from '../../suites/judging/aggregate.js';
 import { writeReport } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
-import { raisedCapArgs, refusedCallLine } from '../cost-cap-hint.js';
+import { raisedCapArgs, refusedCallLine, retryAfterUnreachableArgs } from '../cost-cap-hint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
 import { commandHint } from '../hint.js';
@@ -178,7 +178,7 @@ export async function runCommand(suites: string[], f: RunFlags, given: ReadonlyS
     if (outcome.stoppedBy === 'unreachable' && unreachable) {
       // Calls that spent their retries on the server before it was found gone are stored as failed:
       // the hint asks them again, or the resume would end with them still failed.
-      const failedToo = outcome.failed > 0 ? ['--retry-errors'] : [];
+      const failedToo = retryAfterUnreachableArgs(outcome, outcome.failed);
       process.stderr.write(`stopped: nothing answers at ${unreachable.endpoint} (${stripControl(unreachable.error)}); the trials it could not run stay pending and everything stored is kept. `
         + `${outcome.failed > 0 ? `${outcome.failed} trial(s) failed before that (the last calls that reached for the server, or provider errors): the hint runs them again too. ` : ''}`
         + `Start the model server there and resume with: ${commandHint(['run', '--resume', runId, ...failedToo], store.url)} (or add --base-url URL for its openai: models, or --endpoint ALIAS=URL for one model, with the address of a server that is running)\n`);

@@ -9,6 +9,7 @@ import { formatCsv, parseCsv } from '../../scenarios/csv.js';
 import { draftJson, questionsJson } from '../../scenarios/synthesis/testing.js';
 import { LOOP_SCENARIO, scenarioDir } from '../../scenarios/testing/fixtures.js';
 import { openAIChatBody, startOpenAICompatibleServer } from '../../providers/testing/fake-servers.js';
+import { runPasted } from '../testing/run-pasted.js';
 
 function capture(env?: NodeJS.ProcessEnv): ScenarioIO & { out: string; err: string } {
   const io = { out: '', err: '', stdout: (t: string) => { io.out += t; }, stderr: (t: string) => { io.err += t; }, ...(env ? { env } : {}) };
@@ -150,6 +151,33 @@ describe('paideia scenario (commands)', () => {
       await slow.close();
     }
   });
+
+  it('stopped by a server that went away, the resume hint asks the failed dialogues again, and finishes them pasted', async () => {
+    const judged = '<json>{"clarity": 4, "warmth": 4, "comment": "ok"}</json>';
+    const answer = (req: { body: unknown }) => ({ body: openAIChatBody({ text: (req.body as { model: string }).model === 'judge-model' ? judged : 'Yes. <end>' }) });
+    // Answers two turns, then is gone.
+    let server: Awaited<ReturnType<typeof startOpenAICompatibleServer>> | undefined;
+    server = await startOpenAICompatibleServer({ reply: (req, i) => {
+      if (i === 1) setTimeout(() => void server!.close(), 0);
+      return answer(req);
+    } });
+    const dir = scenarioDir({ 'loop.yaml': LOOP_SCENARIO.replaceAll('http://127.0.0.1:9/v1', server.baseURL) });
+    const store = `sqlite:${join(dir, 'p.db')}`;
+    const io = capture();
+    const first = await scenarioRunCommand(join(dir, 'loop.yaml'), { store, judge: true, concurrency: '1' }, io);
+    expect(first.exitCode, io.err).toBe(3);
+    expect(io.err).toMatch(/\d+ ended, \d+ capped, [1-9]\d* failed/);
+    const hint = /resume with: (.*)/.exec(io.err)![1]!;
+    expect(hint).toMatch(/ --resume --retry-errors/);
+    const back = await startOpenAICompatibleServer({ port: Number(new URL(server.origin).port), reply: answer });
+    try {
+      const pasted = await runPasted(hint, { cwd: dir });
+      expect(pasted.code, pasted.stderr).toBe(0);
+      expect(pasted.stderr).toMatch(/4 ended, 0 capped, 0 failed, 0 pending/);
+    } finally {
+      await back.close();
+    }
+  }, 60_000);
 
   it('export writes the blind CSV and the private key; import stores the expert; the report compares them', async () => {
     const dir = scenarioDir({ 'ok.yaml': SCRIPTED, 's.json': SCRIPT });

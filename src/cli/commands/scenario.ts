@@ -9,7 +9,7 @@ import type { ScenarioRunConfig, ScenarioRunOutcome } from '../../scenarios/run-
 import type { Scenario } from '../../scenarios/types.js';
 import { loadScenario, scenarioJsonSchema, scenarioReport, scenarioRunId } from '../../scenarios/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
-import { raisedCapArgs, refusedCallLine } from '../cost-cap-hint.js';
+import { raisedCapArgs, refusedCallLine, retryAfterUnreachableArgs } from '../cost-cap-hint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { deletedRunError } from '../deleted-run.js';
 import { commandHint } from '../hint.js';
@@ -135,7 +135,8 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         if (summary.stoppedBy === 'cost-cap') io.stderr(`stopped: the next call could pass the cost cap of $${costCapUsd}; everything done so far is stored\n`);
         io.stderr(refusedCallLine(summary, 'a smaller max_tokens in the models\' kargs'));
         const cap = raisedCapArgs(summary, costCapUsd);
-        io.stderr(`resume with: ${commandHint([...sameScenarioRun(file, f), '--resume', ...cap], store.url)}\n`);
+        const retry = retryAfterUnreachableArgs(summary, summary.failed + (j?.failed ?? 0));
+        io.stderr(`resume with: ${commandHint([...sameScenarioRun(file, f), '--resume', ...cap, ...retry], store.url)}\n`);
         return EXIT_CODES.stopped;
       }
       if (summary.failed > 0 || (j?.failed ?? 0) > 0) {

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError } from '../../core/index.js';
+import { ConfigError, type RunRecord } from '../../core/index.js';
 import { startRun } from '../../runs.js';
 import { formatCsv } from '../../scenarios/csv.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { STUDY_RUN, type StudyRunConfig, type StudyRunOutcome } from '../../validity/index.js';
-import { raisedCapArgs } from '../cost-cap-hint.js';
+import { raisedCapArgs, retryAfterUnreachableArgs } from '../cost-cap-hint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { nonNegative, numberFlag, positiveInt } from '../options.js';
@@ -75,13 +75,15 @@ async function studyRunCommand(file: string, f: StudyFlags, given: ReadonlySet<s
     const { runId } = outcome;
     process.stdout.write(`${runId}\n`);
     process.stderr.write(`study ${runId}: ${outcome.done} cell(s) done, ${outcome.failed} failed, ${outcome.pending} pending; ${outcome.ratings.scored} rating(s) read, ${outcome.ratings.unscored} unscored (kept with their text, never guessed); spent $${outcome.spentUsd.toFixed(4)}${outcome.unpriced.length ? ` plus an unknown amount for ${outcome.unpriced.join(', ')} (no price)` : ''} (store ${store.url})\n`);
-    // The study's id hashes its raters' endpoints; its cap needs the prices it was given. Paths
-    // absolute, so the hint works pasted in another folder.
+    // The study's id hashes its raters' endpoints, so the hint names where its openai: raters were
+    // called even when OPENAI_BASE_URL said it (a new shell may not have it); its cap needs the
+    // prices it was given. Paths absolute, so the hint works pasted in another folder.
+    const baseUrl = f.baseUrl ?? openAIEndpoint(await store.getRun(runId));
     const again = ['validity', 'run', resolve(file), ...(f.observationsRun ? ['--observations-run', f.observationsRun] : []),
-      ...(f.prices ? ['--prices', resolve(f.prices)] : []), ...(f.baseUrl ? ['--base-url', f.baseUrl] : [])];
+      ...(f.prices ? ['--prices', resolve(f.prices)] : []), ...(baseUrl ? ['--base-url', baseUrl] : [])];
     if (outcome.stoppedBy || outcome.pending > 0) {
       const cap = raisedCapArgs(outcome, costCapUsd);
-      process.stderr.write(`resume with: ${commandHint([...again, ...cap], store.url)}\n`);
+      process.stderr.write(`resume with: ${commandHint([...again, ...cap, ...retryAfterUnreachableArgs(outcome, outcome.failed)], store.url)}\n`);
       return EXIT_CODES.stopped;
     }
     process.stderr.write(`report: ${commandHint(['report', runId, '--format', 'md', '--out', '-'], store.url)}\n`);
@@ -94,4 +96,11 @@ async function studyRunCommand(file: string, f: StudyFlags, given: ReadonlySet<s
     detach();
     await store.close();
   }
+}
+
+/** The one endpoint a run called its openai: raters at (none, or several: no --base-url can say it). */
+function openAIEndpoint(run: RunRecord | undefined): string | undefined {
+  const ends = new Set(run?.config.models.filter(m => m.provider === 'openai').map(m => run.config.endpoints?.[m.alias]));
+  const [only] = ends;
+  return ends.size === 1 ? only : undefined;
 }

@@ -37,6 +37,8 @@ export interface FakeServerOptions {
   replies?: Array<FakeReply | FakeReplyFunction>;
   /** Answers every request after the queue is empty. Each protocol's server has a sensible one. */
   reply?: FakeReplyFunction;
+  /** Listen on this port (a server back at the address it went away from); default any free one. */
+  port?: number;
 }
 
 export interface FakeServer {
@@ -85,7 +87,7 @@ export async function startFakeServer(options: FakeServerOptions = {}, basePath 
       });
     });
   });
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>(resolve => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {

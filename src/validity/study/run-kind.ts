@@ -44,8 +44,12 @@ export async function startStudyRun(c: z.output<typeof StudyRunConfigSchema>, ct
   const draft = loadStudyFile(c.file, c.observationsRun ? { observationsRun: c.observationsRun } : {});
   const observations = draft.observations ?? (draft.source.type === 'run' ? await observationsFromRun(ctx.store, draft.source.runId) : []);
   const study: Study = { ...draft, observations };
+  // A run resumed by id goes back to where it called its raters, whatever this shell's
+  // OPENAI_BASE_URL says; a --base-url given is checked against them (its run id names them).
+  const stored = c.resume && !c.baseUrl ? (await ctx.store.getRun(c.resume))?.config.endpoints : undefined;
   const models = await buildModels(study.raters, {
     store: ctx.store, seed: study.seed, maxAttempts: c.maxAttempts, ...(ctx.env ? { env: ctx.env } : {}), ...(c.baseUrl ? { baseURL: c.baseUrl } : {}),
+    ...(stored ? { endpoints: stored } : {}),
     ...(c.requestsPerMinute ? { requestsPerMinute: c.requestsPerMinute } : {}), ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
     timeoutHint: timeoutFlagHint('validity run'),
   });
