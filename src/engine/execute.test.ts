@@ -356,3 +356,42 @@ describe('executeRun after a resume moved the endpoint', () => {
     expect(calls.filter(c => c.step === 0).map(c => c.endpoint)).toEqual(Array(8).fill('http://a/v1'));
   });
 });
+
+describe('executeRun on a store that stops committing', () => {
+  it('calls no model over the network while a write waits, and calls each step once when the store commits again', async () => {
+    const { store, trials, options } = await setup(model(), twoStep);
+    // Writes from the third call on wait until released (a PostgreSQL server gone, say).
+    const held: Array<() => void> = [];
+    let holding = false;
+    const hold = <T>(write: () => Promise<T>): Promise<T> => holding ? new Promise<T>((resolve, reject) => held.push(() => void write().then(resolve, reject))) : write();
+    const stuck: typeof store = { ...store, saveCall: (c, f) => hold(() => store.saveCall(c, f)), saveTrialResult: (r, f) => hold(() => store.saveTrialResult(r, f)) };
+    const asked: string[] = [];
+    const remote: ChatModel = {
+      ...model(), endpoint: 'http://127.0.0.1:9/v1',
+      async generate(request) {
+        asked.push(String(request.messages[0]!.content));
+        if (asked.length === 2) holding = true;
+        await new Promise(resolve => setTimeout(resolve, 40));
+        return { text: request.hints?.gold ?? 'x', warnings: [], usage: { inputTokens: 1, outputTokens: 1 } };
+      },
+    };
+    const run = executeTrials({
+      store: stuck, runId: 'r', trials, models: new Map([['m', remote]]), cost, writeStallMs: 50,
+      stepOf: () => itemStep({ items: options.items, tests: options.tests, scorers: options.scorers, params: {} }),
+      identityOf: () => ({ spec: 'openai:m', endpoint: remote.endpoint }), poolOf: () => ({ name: 'openai', size: 2 }),
+    });
+    // Two calls at a time, 40 ms each: all 16 would be asked within 320 ms. Writes wait from the
+    // second answer on (~40 ms), so from ~90 ms no call begins.
+    await new Promise(resolve => setTimeout(resolve, 600));
+    expect(asked.length).toBeLessThanOrEqual(12);
+    holding = false;
+    for (const release of held.splice(0)) release();
+    expect(await run).toMatchObject({ done: 8, failed: 0, pending: 0 });
+    // 8 trials of two steps: each step asked once, over both spells.
+    expect(asked).toHaveLength(16);
+    const calls = await store.listCalls('r');
+    expect(new Set(calls.map(c => `${c.trialId}#${c.step}`)).size).toBe(16);
+    expect(calls).toHaveLength(16);
+    await store.close();
+  });
+});

@@ -14,6 +14,7 @@ import { createReachability } from './reachability.js';
 import { trialChunks, type TrialInputs } from './trial-chunks.js';
 import { asTrialSource, type TrialSource } from './trial-source.js';
 import { writesBehind } from './writes-behind.js';
+import { writeStalls } from './write-stalls.js';
 
 export interface ExecuteOptions {
   store: Store;
@@ -59,6 +60,8 @@ export interface ExecuteOptions {
   /** Starts no new call, but lets calls in flight finish and be stored (a first Ctrl-C). */
   stopSignal?: AbortSignal;
   claims?: ClaimOptions;
+  /** How long a write may wait to commit before calls over the network wait for it (default WRITE_STALL_MS). */
+  writeStallMs?: number;
   onEvent?: (event: RunEvent) => void;
 }
 
@@ -75,6 +78,14 @@ const WRITES_BEHIND = 512;
  * with its request built, waiting. In-process models answer at once: a trial per slot.
  */
 const WORKERS_PER_REMOTE_SLOT = 2;
+
+/**
+ * A write uncommitted this long means the store is in trouble (a commit takes milliseconds; the
+ * commit thread's largest batches well under this): calls over the network wait for it to commit
+ * or fail, instead of buying answers that cannot be stored. PostgreSQL stopped under two workers:
+ * 108 answers were bought in the 5 s after it went away, lost when it stayed away, asked again.
+ */
+const WRITE_STALL_MS = 500;
 
 type Outcome = 'done' | 'failed' | 'pending' | 'needs-call';
 
@@ -148,11 +159,16 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   });
   // A run with no stored call yet (a fresh one) has no history to read.
   const hasCalls = (await o.store.listCalls(o.runId, { limit: 1 })).length > 0;
+  const stalls = writeStalls(o.writeStallMs ?? WRITE_STALL_MS);
   const targets = targetHistories(o.store, o.runId, source);
 
   async function runTrial(trial: Trial, previous: ReadonlyArray<CallRecord>, slots: Semaphore): Promise<{ outcome: Outcome; costUsd: number; committed: Promise<unknown>; scores?: Score[] }> {
     const step = o.stepOf(trial);
     const writes: Array<Promise<unknown>> = [];
+    const keep = (write: Promise<unknown>) => {
+      writes.push(write);
+      stalls.track(write);
+    };
     const results: ChatResult[] = [];
     const target = step.judgesTarget && trial.target ? await targets.get(trial.target) : undefined;
     const input: StepInput = { trial, results };
@@ -169,7 +185,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     for (let index = 0; ; index++) {
       const decision = await step.next(input);
       if (decision.type === 'done') {
-        writes.push(saveOutcome(trial, 'done', decision));
+        keep(saveOutcome(trial, 'done', decision));
         return finish('done', decision.scores);
       }
       const prior = previous[index];
@@ -187,7 +203,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
           continue;
         }
         if (!o.retryErrors || o.offline) {
-          writes.push(saveOutcome(trial, 'failed', failure(step, input, prior, index)));
+          keep(saveOutcome(trial, 'failed', failure(step, input, prior, index)));
           return finish('failed');
         }
       }
@@ -197,6 +213,14 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       if (!model) throw new Error(`step ${step.name} asked for model "${decision.model}", which the run does not have`);
       // Back from a pause longer than half the lease: the trials may be another worker's by now.
       if (claims?.stale && !(await claims.confirm())) return finish('pending');
+      // The store has not committed for a while: an answer bought now might not be stored.
+      const stalled = endpoint !== undefined ? stalls.wait() : undefined;
+      if (stalled) {
+        await stalled;
+        // A turn, so that a write that failed has stopped the run before this looks.
+        await nextTurn();
+        if (stoppedBy || writeFailure) return finish('pending');
+      }
       // The trial holds one of its pool's slots only while its call is in flight, and its request
       // is built before it waits for one: a freed slot goes at once to a request that is ready.
       // The slot is freed once the call's record is queued for the store, so the next call's
@@ -219,12 +243,12 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         stop(called.reason);
         return finish('pending');
       }
-      writes.push(called.stored);
+      keep(called.stored);
       costUsd += called.record.costUsd;
       // A provider that billed past what was reserved may have taken the spend over the cap: start nothing more.
       if (o.costCapUsd !== undefined && budget.spentUsd > o.costCapUsd) stop('cost-cap');
       if (called.type === 'error') {
-        writes.push(saveOutcome(trial, 'failed', failure(step, input, called.record, index)));
+        keep(saveOutcome(trial, 'failed', failure(step, input, called.record, index)));
         return finish('failed');
       }
       results.push(called.result);
