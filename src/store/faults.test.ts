@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StoreError, type RunRecord, type Store } from '../core/index.js';
-import { guardStore } from './faults.js';
+import { faultOf, guardStore, storeError } from './faults.js';
 import { openStore } from './index.js';
 
 const run: RunRecord = {
@@ -88,5 +88,18 @@ describe('store faults', () => {
     const store = guardStore({ ...base, listRuns: async () => { throw bug; } });
     await expect(store.listRuns()).rejects.toBe(bug);
     await base.close();
+  });
+});
+
+describe('store faults of a PostgreSQL store', () => {
+  it('speak of its server, its user\'s privileges and a standby, never of a file', () => {
+    const url = 'postgres://Ana@db.example:5432/paideia';
+    const of = (code: string, message: string) => storeError(faultOf({ code })!, url, Object.assign(new Error(message), { code })).message;
+    const gone = of('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.1:5432');
+    expect(gone).toMatch(/PostgreSQL server of the store postgres:\/\/Ana@db\.example:5432\/paideia could not be reached .*start the server/);
+    expect(of('42501', 'permission denied for table runs')).toContain('GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO "Ana";');
+    expect(of('25006', 'cannot execute INSERT in a read-only transaction')).toMatch(/only allows reads .*primary server/);
+    expect(of('53100', 'could not extend file')).toMatch(/out of disk space.*free space on the server/);
+    for (const text of [gone, of('42501', 'x'), of('25006', 'x'), of('53100', 'x'), of('XX001', 'x')]) expect(text).not.toMatch(/file|sqlite/i);
   });
 });

@@ -1,5 +1,6 @@
 import { StoreError, type StoreFault } from '../core/errors.js';
 import type { Store } from '../core/store.js';
+import { sqlIdent } from './postgres/ident.js';
 
 const SQLITE_FAULTS: Array<[RegExp, StoreFault]> = [
   [/^SQLITE_FULL/, 'full'],
@@ -28,7 +29,9 @@ export function faultOf(error: unknown): StoreFault | undefined {
 
 /** One message per fault: what happened, what is kept, what to do. */
 export function storeError(fault: StoreFault, url: string, error: unknown): StoreError {
-  const detail = `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`.trim().slice(0, 200);
+  const code = (error as { code?: string }).code ?? '';
+  const detail = `${code} ${(error as Error).message ?? ''}`.trim().slice(0, 200);
+  if (/^postgres(ql)?:/.test(url)) return new StoreError(fault, postgresMessage(fault, url, code, detail), { cause: error, storeUrl: url });
   const message = {
     full: `the disk holding the store ${url} is full (${detail}). Everything stored before this point is kept; free some space, then run the same command again to resume.`,
     'read-only': `the store ${url} cannot be written (${detail}): the file, its folder or the disk is read-only. report, runs and scenario report only read and still work; to run, make it writable or name another store with --store sqlite:<path>.`,
@@ -36,6 +39,23 @@ export function storeError(fault: StoreFault, url: string, error: unknown): Stor
     io: `the store ${url} could not be read or written (${detail}). Everything committed before is kept; check the disk and that no other program holds the file, then run the same command again to resume.`,
   }[fault];
   return new StoreError(fault, message, { cause: error, storeUrl: url });
+}
+
+/** The same for a PostgreSQL store: a server, a user's privileges and the server's disk, not a file. */
+function postgresMessage(fault: StoreFault, url: string, code: string, detail: string): string {
+  const u = new URL(url);
+  const user = sqlIdent(decodeURIComponent(u.username) || process.env.PGUSER || 'postgres');
+  if (code === '42501') {
+    return `the PostgreSQL store ${url} refused ${user} (${detail}): the user may not read or write Paideia's tables. As their owner run: `
+      + `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${user}; GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${user}; `
+      + 'then run the same command again (SELECT alone lets report and runs read).';
+  }
+  return {
+    full: `the PostgreSQL server of the store ${url} is out of disk space (${detail}). Everything committed before is kept; free space on the server, then run the same command again to resume.`,
+    'read-only': `the PostgreSQL store ${url} only allows reads (${detail}: a standby server, or default_transaction_read_only). report and runs still work; to run, point --store at the primary server.`,
+    corrupt: `the PostgreSQL server of the store ${url} reports damaged data (${detail}); see the server's log, and restore the database from a backup.`,
+    io: `the PostgreSQL server of the store ${url} could not be reached or failed (${detail}) and did not come back within the store's two minutes of retries. Everything committed before is kept; start the server (or correct host and port), then run the same command again to resume.`,
+  }[fault];
 }
 
 /** Store methods that write a run's rows. */

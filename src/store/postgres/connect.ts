@@ -6,6 +6,7 @@ const require = createRequire(import.meta.url);
 let loaded: typeof pg | undefined;
 const pgModule = (): typeof pg => (loaded ??= require('pg') as typeof pg);
 import { ConfigError, StoreError } from '../../core/index.js';
+import { sqlIdent } from './ident.js';
 
 /** `postgres://user:secret@host/db` as it may be shown: without the password. */
 export function publicUrl(url: string): string {
@@ -131,6 +132,12 @@ export function openError(url: string, error: unknown): Error {
     // default): the second command, as a superuser, makes it theirs.
     const at = `-h ${u.hostname} -p ${u.port || 5432}`;
     return say(`database "${db}" does not exist on ${u.host}; create it with: createdb ${at} -U ${user} ${db} (if ${user} may not create databases, as a superuser: createdb ${at} -U postgres -O ${user} ${db})`);
+  }
+  if (code === '42501' && /for (table|sequence)/.test(detail)) {
+    // The tables exist (another user made them): this one needs the right to use them, not to create.
+    // Names bare where SQL allows: a message's long stretch between two quotes reads as a quoted value, and is cut.
+    const role = sqlIdent(user);
+    return say(`${user} may not read or write Paideia's tables in database ${db} (${detail}); as their owner run: GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}; GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${role};`);
   }
   if (code === '42501') {
     return say(`${user} may not create Paideia's tables in database "${db}" (${detail}); as the database owner run: GRANT CREATE ON SCHEMA public TO "${user}"; or run paideia once as a user who may`);

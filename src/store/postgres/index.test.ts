@@ -42,6 +42,43 @@ describe('postgres store', () => {
     }
   });
 
+  it('a user who may not use the tables another user made is told the GRANTs that fix it, and works once they ran', async () => {
+    const url = await freshDatabase();
+    const owner = await openStore(url);
+    await owner.openRun({
+      id: 'run-1', kind: 'suite', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', status: 'running',
+      config: { suites: [], itemHashes: [], models: [], repeats: 1, seed: 1, params: {} }, prices: { source: 't', date: '2026-01-01', models: {} }, paideiaVersion: '0',
+    });
+    await owner.close();
+    const pool = createPool(url, { readOnly: false, max: 1 });
+    const n = databases;
+    try {
+      await pool.query(`CREATE ROLE worker_${n} LOGIN; CREATE ROLE reader_${n} LOGIN`);
+      const as = (user: string) => url.replace('paideia@', `${user}_${n}@`);
+      // A worker's store (it writes): refused at open, naming the grants on the tables (the schema
+      // right to create them was the old advice, and ran did not help).
+      const grants = new RegExp(`may not read or write Paideia's tables.*GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO worker_${n}; GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO worker_${n};`);
+      await expect(openStore(as('worker'))).rejects.toThrow(grants);
+      // A reading command's store: its read fails as a store fault naming the same grants, not a read-only file.
+      const reader = await openStore(as('reader'), { readOnly: true });
+      await expect(reader.listRuns()).rejects.toThrow(new RegExp(`refused reader_${n}.*GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO reader_${n};`));
+      await reader.close();
+      // The advice, run as the tables' owner, is all the worker needs.
+      const advice = /as their owner run: (GRANT .*;)/.exec(await openStore(as('worker')).then(() => '', (e: Error) => e.message))![1]!;
+      await pool.query(advice);
+      const worker = await openStore(as('worker'));
+      expect((await worker.listRuns()).map(r => r.id)).toEqual(['run-1']);
+      await worker.saveCall({
+        runId: 'run-1', trialId: 't', step: 0, requestHash: 'h', request: { messages: [], params: {} }, status: 'ok',
+        result: { text: 'x', warnings: [] }, attempts: 1, latencyMs: 1, costUsd: 0, cached: false, createdAt: '2026-01-01T00:00:00.000Z',
+      });
+      expect(await worker.listCalls('run-1')).toHaveLength(1);
+      await worker.close();
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('says how to fix a bad URL, a server that is not there and a database that does not exist', async () => {
     await expect(openStore('postgres://')).rejects.toThrow(/--store.*names no host/);
     // Port 9 (discard) is not PostgreSQL on this machine.

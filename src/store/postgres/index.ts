@@ -302,7 +302,10 @@ async function migrate(pool: pg.Pool): Promise<void> {
   try {
     await client.query('BEGIN');
     await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('paideia.migrations', 0))`);
-    await client.query('CREATE TABLE IF NOT EXISTS paideia_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
+    // Created only when missing: CREATE ... IF NOT EXISTS still asks for the right to create, which
+    // a user granted only the use of tables another user made does not have.
+    const made = (await client.query(`SELECT to_regclass('paideia_migrations') AS t`)).rows[0]?.t;
+    if (!made) await client.query('CREATE TABLE paideia_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
     const done = new Set((await client.query<{ version: number }>('SELECT version FROM paideia_migrations')).rows.map(r => r.version));
     for (let i = 0; i < MIGRATIONS.length; i++) {
       if (done.has(i + 1)) continue;
