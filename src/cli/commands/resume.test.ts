@@ -54,6 +54,12 @@ describe('paideia run --resume ID continues a run of any kind from the config it
     expect(again.code, again.stderr).toBe(3);
     expect(again.stdout.trim()).toBe(runId);
     expect(again.stderr).toMatch(/cost cap of \$0\.3/);
+    // With --plan-only the raised cap is stored for the run's workers and nothing is called here.
+    const before = server.requests.length;
+    const forWorkers = await runCli(['run', '--resume', runId, '--cost-cap', '1', '--plan-only', '--store', store], { cwd: elsewhere, env: { OPENAI_API_KEY: 'k' } });
+    expect(forWorkers.code, forWorkers.stderr).toBe(0);
+    expect(server.requests.length).toBe(before);
+    expect(hintAfter(forWorkers.stderr, 'planned; run its trials with:')).toMatch(new RegExp(`^paideia worker --run ${runId} --store `));
     // Its hint, pasted, raises the cap and finishes the run.
     const hint = hintAfter(again.stderr, 'resume with:');
     expect(hint).toMatch(new RegExp(`^paideia run --resume ${runId} --cost-cap 1 --store `));
@@ -116,6 +122,11 @@ describe('paideia run --resume ID continues a run of any kind from the config it
     expect(first.code, first.stderr).toBe(3);
     const runId = first.stdout.trim();
     expect(server.requests.length).toBeLessThan(6);
+    // No worker runs a study: --plan-only is refused before anything is asked.
+    const asked = server.requests.length;
+    const planOnly = await runCli(['run', '--resume', runId, '--cost-cap', '1', '--plan-only', '--store', store], { cwd: elsewhere, env });
+    expect([planOnly.code, server.requests.length], planOnly.stderr).toEqual([2, asked]);
+    expect(planOnly.stderr).toContain('--plan-only": a validity run is run by the command that resumes it, not by workers; resume it without --plan-only');
     const resumed = await runCli(['run', '--resume', runId, '--cost-cap', '1', '--store', store], { cwd: elsewhere, env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout.trim()).toBe(runId);

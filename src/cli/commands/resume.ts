@@ -5,7 +5,7 @@ import { loadRunConfig, type StoredRunConfig } from '../../engine/run-config.js'
 import { publicEndpoint } from '../../providers/shared/endpoint.js';
 import { BUILT_IN_RUN_KINDS, startRun, type RunConfig } from '../../runs.js';
 import { openStore } from '../../store/index.js';
-import { raisedCapArgs, refusedCallLine } from '../cost-cap-hint.js';
+import { raisedCapArgs, refusedCallLine, retryAfterUnreachableArgs } from '../cost-cap-hint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { nonNegative, numberFlag, positiveInt } from '../options.js';
@@ -19,7 +19,7 @@ import { spentText } from '../spent.js';
 export interface ResumeFlags {
   store: string;
   costCap?: string; baseUrl?: string; concurrency?: string; rpm?: string; tpm?: string; maxInFlight?: string;
-  maxAttempts?: string; timeout?: string; script?: string; retryErrors?: boolean; report?: string;
+  maxAttempts?: string; timeout?: string; script?: string; retryErrors?: boolean; report?: string; planOnly?: boolean;
 }
 
 /**
@@ -80,7 +80,7 @@ const PLAN_FLAGS: ReadonlyArray<{ flag: string; name: string }> = [
   { flag: 'model', name: '--model' }, { flag: 'tests', name: '--tests' }, { flag: 'temperature', name: '--temperature' },
   { flag: 'maxTokens', name: '--max-tokens' }, { flag: 'prices', name: '--prices' }, { flag: 'endpoint', name: '--endpoint' },
   { flag: 'judge', name: '--judge' }, { flag: 'judgeFamily', name: '--judge-family' }, { flag: 'judgeBaseUrl', name: '--judge-base-url' },
-  { flag: 'repeats', name: '--repeats' }, { flag: 'seed', name: '--seed' }, { flag: 'planOnly', name: '--plan-only' }, { flag: 'cache', name: '--no-cache' },
+  { flag: 'repeats', name: '--repeats' }, { flag: 'seed', name: '--seed' }, { flag: 'cache', name: '--no-cache' },
 ];
 
 /** How to continue a run stored before runs kept their config: the command that made it. */
@@ -154,6 +154,15 @@ async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, sui
     ignored.push(set.find(c => c.key === key)?.name ?? key);
     delete config[key];
   }
+  // --plan-only stores what the flags change (a raised cap, say) for the run's workers and calls
+  // nothing; a kind that no worker runs refuses it before anything starts.
+  const planOnly = given.has('planOnly') && f.planOnly === true;
+  if (planOnly) {
+    if (!kind.configSchema.safeParse({ ...config, planOnly: true }).success) {
+      throw new ConfigError([{ field: '--plan-only', message: `a ${run.kind} run is run by the command that resumes it, not by workers; resume it without --plan-only` }]);
+    }
+    config.planOnly = true;
+  }
   if (ignored.length) process.stderr.write(`warning: --resume continues the stored ${run.kind} run as it was planned; ignoring ${ignored.join(', ')}\n`);
 
   const handle = startRun(config as RunConfig, { store, keepConfig: { update: set.map(c => c.key).filter(k => !unknown.includes(k)) } });
@@ -162,6 +171,10 @@ async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, sui
   try {
     const outcome: RunOutcome = await handle.done;
     process.stderr.write(`run ${run.id} (${run.kind}): ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending; ${await spentText(store, run.id, outcome.spentUsd)} (store ${store.url})\n`);
+    if (planOnly) {
+      process.stderr.write(`planned; run its trials with: ${commandHint(['worker', '--run', run.id], store.url)} (as many as you like, on any machine that reaches the store)\n`);
+      return { runId: run.id, exitCode: EXIT_CODES.ok };
+    }
     if (f.report) {
       writeOutFile(f.report, await runKindOf(run).report(store, run, { format: 'html' }), '--report');
       process.stderr.write(`report: ${f.report}\n`);
@@ -171,7 +184,7 @@ async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, sui
       const cap = raisedCapArgs(outcome, capUsd);
       if (outcome.stoppedBy === 'cost-cap') process.stderr.write(`stopped: the next call could pass the cost cap of $${capUsd}; everything done so far is stored\n`);
       process.stderr.write(refusedCallLine(outcome, run.kind === 'suite' ? 'a lower --max-tokens' : "a smaller max_tokens in the models' settings"));
-      process.stderr.write(`resume with: ${commandHint(['run', '--resume', run.id, ...cap], store.url)}\n`);
+      process.stderr.write(`resume with: ${commandHint(['run', '--resume', run.id, ...cap, ...retryAfterUnreachableArgs(outcome, outcome.failed)], store.url)}\n`);
       return { runId: run.id, exitCode: EXIT_CODES.stopped };
     }
     if (outcome.failed > 0) {
