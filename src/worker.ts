@@ -35,6 +35,10 @@ export interface WorkerSummary {
     runId: string; done: number; failed: number; batches: number; stoppedBy?: RunOutcome['stoppedBy'];
     /** The run was deleted from the store while this worker worked on it. */
     deleted?: true;
+    /** With `stoppedBy: 'cost-cap'`: the cap, the run's spend, and the estimate of the call it refused (for a cap that lets it go on). */
+    cap?: { capUsd: number | undefined; spentUsd: number; refusedUsd?: number };
+    /** With `stoppedBy: 'unreachable'`: where nothing answered, and what the connection said. */
+    unreachable?: { endpoint: string; error: string };
   }>;
 }
 
@@ -108,6 +112,7 @@ async function workOn(run: RunRecord, entry: WorkerSummary['runs'][number], o: W
     handle.on(e => {
       if (e.type === 'trial') entry[e.status]++;
       if (e.type === 'planned' && o.batch === undefined) batch = Math.max(batch, Math.ceil(e.trials / 50));
+      if (e.type === 'stop' && e.reason === 'unreachable' && e.endpoint !== undefined) entry.unreachable = { endpoint: e.endpoint, error: e.error ?? '' };
       o.onEvent?.(run.id, e);
     });
     const offStop = forward(o.stopSignal, () => handle.stop());
@@ -124,6 +129,9 @@ async function workOn(run: RunRecord, entry: WorkerSummary['runs'][number], o: W
     if (outcome && view.claimed.length > 0) entry.batches++;
     if (outcome?.stoppedBy && outcome.stoppedBy !== 'claim-lost') {
       entry.stoppedBy = outcome.stoppedBy;
+      if (outcome.stoppedBy === 'cost-cap') {
+        entry.cap = { capUsd: (config as { costCapUsd?: number }).costCapUsd, spentUsd: outcome.spentUsd, ...(outcome.refusedUsd !== undefined ? { refusedUsd: outcome.refusedUsd } : {}) };
+      }
       return 'stopped';
     }
     if (!view.asked) return 'finished';

@@ -6,6 +6,7 @@ import type { Store } from '../../core/index.js';
 import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../../providers/testing/fake-servers.js';
 import { openStore } from '../../store/index.js';
 import { createDatabase, startTestCluster, type TestCluster } from '../../store/postgres/testing/cluster.js';
+import { runPasted } from '../testing/run-pasted.js';
 import { runCli, startCli, waitFor, type CliResult } from '../testing/run-cli.js';
 import { busiestWindow as busiest } from '../../providers/testing/busiest-window.js';
 
@@ -97,6 +98,43 @@ describe('paideia worker on a PostgreSQL store', () => {
     expect(got.calls).toBeGreaterThanOrEqual(20);
     expect(got.calls).toBeLessThan(2 * ITEMS);
     expect(s.server.requests.length).toBe(got.calls);
+    // Each worker says how to raise the cap for the workers; pasted, then a worker started again, the run completes.
+    const raise = /raise it for its workers with: (.*? --plan-only --store \S+), then start them again: (.*)$/m.exec(results[0]!.stderr);
+    expect(raise, results[0]!.stderr).not.toBeNull();
+    expect(raise![1]).toMatch(new RegExp(`^paideia run --resume ${runId} --cost-cap \\d`));
+    const raised = await runPasted(raise![1]!, { cwd: s.cwd });
+    expect(raised.code, raised.stderr).toBe(0);
+    expect(s.server.requests.length).toBe(got.calls);
+    const again = await runPasted(raise![2]!, { cwd: s.cwd });
+    expect(again.code, again.stderr).toBe(0);
+    const done = await stored(s.url, runId);
+    expect([done.done, done.calls, s.server.requests.length]).toEqual([2 * ITEMS, 2 * ITEMS, 2 * ITEMS]);
+  }, 240_000);
+
+  it('a worker whose trials failed exits 1 and says how to ask them again; one whose server is gone says where, and exits 3', async () => {
+    const s = await setUp(5);
+    let failing = true;
+    s.server.enqueue(...Array.from({ length: 2 * ITEMS }, () => (req: { body: unknown }) => (failing && /focal\d*[02468]\b/.test(JSON.stringify(req.body))
+      ? { status: 400, body: { error: { message: 'bad request' } } }
+      : { status: 200, body: openAIChatBody({ text: `focail${JSON.stringify(req.body).match(/focal(\d+)/)?.[1]}` }) })));
+    const runId = await plan(s);
+    const first = await worker(s, runId).done;
+    expect(first.code, first.stderr).toBe(1);
+    const failed = Number(/this worker finished \d+ trial\(s\), (\d+) failed/.exec(first.stderr)?.[1]);
+    expect(failed).toBe(ITEMS);
+    const hint = /ask them again with: (.*)$/m.exec(first.stderr)?.[1];
+    expect(hint).toBe(`paideia run --resume ${runId} --retry-errors --store ${s.url}`);
+    failing = false;
+    const retried = await runPasted(hint!, { cwd: s.cwd });
+    expect(retried.code, retried.stderr).toBe(0);
+    expect((await stored(s.url, runId)).done).toBe(2 * ITEMS);
+
+    // Planned against an address nothing listens at.
+    const dead = await runCli(['run', s.suite, '-m', 'openai:m', '--repeats', '1', '--base-url', 'http://127.0.0.1:9/v1', '--store', s.url, '--plan-only'], { cwd: s.cwd });
+    expect(dead.code, dead.stderr).toBe(0);
+    const stopped = await worker(s, dead.stdout.trim()).done;
+    expect(stopped.code, stopped.stderr).toBe(3);
+    expect(stopped.stderr).toMatch(new RegExp(`nothing answers at http://127\\.0\\.0\\.1:9/v1 \\(ECONNREFUSED\\); its trials stay pending\\. Start the model server there, then start the workers again: paideia worker --run ${dead.stdout.trim()} --store `));
   }, 240_000);
 
   it('the rate limit planned with the run holds across three workers: the server never hears more than the limit allows', async () => {

@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { packageRoot } from '../../core/package-root.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { runWorker } from '../../worker.js';
+import { stripControl } from '../../core/index.js';
+import { raisedCapArgs } from '../cost-cap-hint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { numberFlag, positiveInt } from '../options.js';
@@ -32,9 +34,21 @@ export async function workerCommand(f: WorkerFlags): Promise<number> {
     for (const r of summary.runs) {
       const why = r.deleted ? '; the run was deleted from the store meanwhile' : r.stoppedBy === 'cost-cap' ? '; stopped by the run\'s cost cap' : r.stoppedBy ? `; stopped (${r.stoppedBy})` : '';
       process.stderr.write(`run ${r.runId}: this worker finished ${r.done} trial(s), ${r.failed} failed, in ${r.batches} batch(es)${why}\n`);
+      const again = commandHint(['worker', '--run', r.runId], store.url);
+      if (r.stoppedBy === 'cost-cap' && r.cap) {
+        const cap = raisedCapArgs({ stoppedBy: 'cost-cap', ...r.cap }, r.cap.capUsd);
+        process.stderr.write(`  the next call could pass its cap of $${r.cap.capUsd} ($${r.cap.spentUsd.toFixed(4)} spent); raise it for its workers with: ${commandHint(['run', '--resume', r.runId, ...cap, '--plan-only'], store.url)}, then start them again: ${again}\n`);
+      } else if (r.stoppedBy === 'unreachable' && r.unreachable) {
+        process.stderr.write(`  nothing answers at ${r.unreachable.endpoint} (${stripControl(r.unreachable.error)}); its trials stay pending. Start the model server there, then start the workers again: ${again}\n`);
+      } else if (r.stoppedBy === 'interrupt') {
+        process.stderr.write(`  its trials in this worker's hands stay pending; start workers again: ${again}\n`);
+      } else if (!r.stoppedBy && !r.deleted && r.failed > 0) {
+        process.stderr.write(`  ${r.failed} trial(s) failed here (provider errors, not scored as wrong); ask them again with: ${commandHint(['run', '--resume', r.runId, '--retry-errors'], store.url)}\n`);
+      }
     }
     if (!summary.runs.length) process.stderr.write(`no run with work left in ${store.url}; plan one with: ${commandHint(['run', join(packageRoot(), 'data', 'samples', 'irish'), '--model', 'baseline:gold', '--plan-only'], store.url)}\n`);
-    return summary.runs.some(r => r.stoppedBy) ? EXIT_CODES.stopped : EXIT_CODES.ok;
+    if (summary.runs.some(r => r.stoppedBy)) return EXIT_CODES.stopped;
+    return summary.runs.some(r => r.failed > 0) ? EXIT_CODES.trialsFailed : EXIT_CODES.ok;
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigterm);
