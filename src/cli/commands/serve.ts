@@ -28,7 +28,7 @@ export function registerServe(program: Command): void {
       const server = await startWebServer({
         store, port, host: f.host, ...(f.token ? { token: f.token } : {}), env: process.env,
         assetsDir: resolve(packageRoot(), 'dist/web'),
-        folders: { base: cwd, suites: [resolve(cwd, 'data/samples'), resolve(packageRoot(), 'data/samples')], scenarios: [resolve(cwd, 'scenarios')], data: [resolve(cwd, 'data'), resolve(packageRoot(), 'data')] },
+        folders: { base: cwd, suites: [resolve(cwd, 'data/samples'), resolve(packageRoot(), 'data/samples')], scenarios: [resolve(cwd, 'scenarios'), resolve(packageRoot(), 'scenarios')], data: [resolve(cwd, 'data'), resolve(packageRoot(), 'data')] },
       }).catch(async (e: unknown) => { await store.close(); throw e; });
       const query = f.token ? `/?token=${encodeURIComponent(f.token)}` : '';
       process.stdout.write(`${server.url}${query}\n`);
