@@ -10,10 +10,13 @@ function codeSpan(text: string): string {
 
 /** The alignment section of the learning report in Markdown (the HTML page converts it, so both carry the same numbers). */
 export function alignmentMarkdown(v: LearningJudgeValidity, runId: string, analyzeCommand?: string): string[] {
+  // No judgment: no method to state (no resampling ran), only why.
+  if (v.alignment.length === 0) {
+    return ['', "## Do the judges' ratings track learner gain?", '', `Outcome: ${v.outcome}. ${v.decksWithGain} of ${v.decks} deck(s) have a gain.`, '', ...v.notes.map(n => `- ${n}`)];
+  }
   const out = ['', "## Do the judges' ratings track learner gain?", '',
     `Outcome: ${v.outcome}. Each judge's rating of a deck (the mean of its sub-dimensions, then of its repeats) against the deck's gain: Kendall tau-b with percentile-bootstrap intervals over decks (${v.resamples} resamples, seed ${v.seed}), its p-value, the permutation p-value (${v.resamples} shuffles of the ratings) and Pearson r. Tau needs at least ${v.minimumDecks} decks with both a rating and a gain; ${v.decksWithGain} of ${v.decks} deck(s) have a gain. The full analysis: ${analyzeCommand === undefined ? `paideia validity analyze --run ${cellText(runId)}` : codeSpan(analyzeCommand)}.`, ''];
   out.push(...v.notes.map(n => `- ${n}`));
-  if (v.alignment.length === 0) return out;
   out.push('', '| judge | prompt | item | decks (n) | unscored | tau-b with gain (90% / 95%) | p | permutation p | Pearson r | tau-b with experts |', '|---|---|---|---|---|---|---|---|---|---|',
     ...v.alignment.map(a => `| ${cellText(a.judge)} | ${cellText(a.prompt)} | ${a.item.toUpperCase()} | ${a.n} | ${a.unscored}/${a.ratings} | ${tauText(a.tauOutcome)} | ${pValue(a.tauOutcome?.pValue)} | ${pValue(a.permutationOutcome?.pValue)} | ${num(a.pearsonOutcome?.r)} | ${tauText(a.tauExperts)} |`));
   if (v.d3.length) {

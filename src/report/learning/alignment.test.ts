@@ -11,6 +11,7 @@ import { startRun } from '../../runs.js';
 import { kendallTauB } from '../../stats/index.js';
 import { openStore } from '../../store/index.js';
 import { judgeGainAlignment } from './alignment.js';
+import { alignmentMarkdown } from './alignment-markdown.js';
 import { learningTable } from './validity.js';
 
 // Two units with one source item each: the strong learner gets it right after the three-slide
@@ -104,12 +105,23 @@ describe('a learning run as a validity study', () => {
     expect(tied.notes.join('\n')).toMatch(/ja \(judge-1\) on d1: over its 4 decks the ratings or the gains are all the same, so no two decks are ordered and tau-b is not defined/);
     expect(tied.notes.join('\n')).not.toMatch(/only 4 deck/);
 
+    // Every deck gained the same: said once, of the learners, not blamed on a judge whose ratings vary.
+    const same = judgeGainAlignment({ ...data, learners: data.learners.map(l => ({ ...l, scores: { ...l.scores, pretest: 0, posttest: 0.5 } })) });
+    expect(same.alignment.every(a => a.n === 4 && Number.isNaN(a.tauOutcome?.tau))).toBe(true);
+    expect(same.notes.filter(n => /gain/.test(n))).toEqual([
+      "Every deck's gain is the same (0.5), so no two decks are ordered by gain and tau-b with gain is not defined for any judge or D3 metric: the learners' tests did not tell the decks apart (more learners, test items or units may).",
+    ]);
+
     const noGains = judgeGainAlignment({ ...data, learners: [] });
     expect(noGains.alignment.every(a => a.tauOutcome === null && a.n === 0)).toBe(true);
     expect(noGains.notes.join('\n')).toMatch(/No learner gains/);
 
     const noJudges = { ...data, judgments: [], design: { ...data.design, judges: [] } };
     expect(judgeGainAlignment(noJudges).notes).toEqual(['The run has no D1/D2 judges, so there is no rating to align with learner gain; run the study with --judge NAME=SPEC.']);
+    // Its section says why, and no method that never ran ("0 resamples, seed 0").
+    const section = alignmentMarkdown(judgeGainAlignment(noJudges), data.runId).join('\n');
+    expect(section).toContain('- The run has no D1/D2 judges');
+    expect(section).not.toMatch(/resamples|shuffles|seed/);
     expect(() => learningTable(noJudges, {})).toThrow(/holds no D1\/D2 judgments to analyse; run the study with at least one --judge/);
   });
 

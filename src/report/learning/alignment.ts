@@ -60,8 +60,14 @@ export function judgeGainAlignment(data: StudyData, o: { experts?: string } = {}
   else if (withGain < MIN_PAIRS) notes.push(`Too few decks: tau with gain needs at least ${MIN_PAIRS} decks with both a rating and a gain; this run has ${withGain}. Add units or generators.`);
   if (o.experts === undefined) notes.push('No expert scores are attached, so tau with experts is absent; add --experts FILE (observation = <unit>/<generator>, item d1 or d2) to compare.');
   notes.push(...r.notes.filter(n => /unscored/.test(n)));
+  // Every deck gained the same: no judge (nor D3 metric) can be ordered against gain, and the
+  // judges are not why (their ratings may vary): said once, about the learners.
+  const gains = new Set(decks.decks.flatMap(d => (d.gain !== null ? [d.gain] : [])));
+  if (withGain >= MIN_PAIRS && gains.size === 1) {
+    notes.push(`Every deck's gain is the same (${[...gains][0]}), so no two decks are ordered by gain and tau-b with gain is not defined for any judge or D3 metric: the learners' tests did not tell the decks apart (more learners, test items or units may).`);
+  }
   // Enough decks overall, but a judge that left most of them unscored still has too few pairs of its own.
-  if (withGain >= MIN_PAIRS) {
+  if (withGain >= MIN_PAIRS && gains.size > 1) {
     // No tau: too few pairs (null), or pairs that are all tied (NaN, shown as "–").
     for (const a of r.alignment.filter(x => x.tauOutcome === null || !Number.isFinite(x.tauOutcome.tau))) {
       notes.push(a.nUnits < MIN_PAIRS
