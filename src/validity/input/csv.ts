@@ -28,8 +28,9 @@ export function parseCsv(bytes: Uint8Array, file: string): CsvTable {
   let i = 0;
   const endRecord = () => {
     cells.push(cell);
-    // A line holding nothing at all is skipped (trailing newline, blank separator lines).
-    if (!(cells.length === 1 && cells[0] === '')) rows.push({ line: start, cells });
+    // A record holding nothing at all is skipped: a trailing newline, blank separator lines, and the
+    // rows of empty cells (,,,) that spreadsheets export below their data.
+    if (!cells.every(c => c.trim() === '')) rows.push({ line: start, cells });
     cells = [];
     cell = '';
   };

@@ -1,7 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/index.js';
 import { parseCsv } from './csv.js';
-import { buildTable } from './import.js';
+import { buildTable, readAnalysisFiles } from './import.js';
 
 const csv = (text: string, file = 'f.csv') => parseCsv(new TextEncoder().encode(text), file);
 const issuesOf = (f: () => unknown): string => {
@@ -16,6 +19,10 @@ describe('parseCsv', () => {
     const t = csv('a,b\n"x, y","say ""hi"""\r\n"two\nlines",z\n\n');
     expect(t.header).toEqual(['a', 'b']);
     expect(t.records).toEqual([{ line: 2, cells: ['x, y', 'say "hi"'] }, { line: 3, cells: ['two\nlines', 'z'] }]);
+  });
+  it('skips the rows of empty cells a spreadsheet exports below its data', () => {
+    const t = csv('a,b,c\n1,2,3\n,,\n , ,\n4,5,6\n,,\n');
+    expect(t.records).toEqual([{ line: 2, cells: ['1', '2', '3'] }, { line: 5, cells: ['4', '5', '6'] }]);
   });
   it('strips a BOM and rejects invalid UTF-8 with the line', () => {
     expect(parseCsv(new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0x0a, 0x31]), 'b.csv').header).toEqual(['a']);
@@ -74,5 +81,22 @@ describe('buildTable', () => {
   it('scales need max above min', () => {
     expect(issuesOf(() => buildTable({ ratings: csv('observation,item,rater,prompt,score\no1,q,m,b,1\n'), experts: experts(), scales: csv('item,min,max\nq,3,3\n', 's.csv') })))
       .toMatch(/^s\.csv:2, field "max": \(column 3\) must be above min \(3\), got 3/);
+  });
+});
+
+describe('readAnalysisFiles', () => {
+  it('names what makes each file unreadable as CSV, every file at once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paideia-validity-files-'));
+    const at = (name: string, text: string) => { writeFileSync(join(dir, name), text); return join(dir, name); };
+    const message = issuesOf(() => readAnalysisFiles({
+      ratings: at('ratings.csv', 'observation,item,rater,prompt,score\no1,q,m,b\n'),
+      experts: at('experts.csv', 'observation,item,expert,score\no1,q,e1,3\no3,q,e1\n'),
+      scales: at('scales.csv', 'item,min,max\n"q,1,3\n'),
+    }));
+    expect(message.split('\n')).toEqual([
+      `${join(dir, 'ratings.csv')}:2: has 4 field(s), the header has 5; quote fields that contain commas`,
+      `${join(dir, 'experts.csv')}:3: has 3 field(s), the header has 4; quote fields that contain commas`,
+      `${join(dir, 'scales.csv')}:2: a quoted field is never closed; add the closing "`,
+    ]);
   });
 });

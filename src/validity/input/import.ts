@@ -15,12 +15,28 @@ export interface AnalysisFiles {
   raterWeights?: string;
 }
 
-/** Reads every file in full, then builds the table; any problem in any file is reported together. */
+/**
+ * Reads every file in full, then builds the table; any problem in any file is reported together:
+ * a file that is not CSV (a row with a field too many, an unclosed quote, bytes that are not
+ * UTF-8) beside those of every other file, and once each file reads, every problem of their rows.
+ */
 export function readAnalysisFiles(files: AnalysisFiles): AnalysisTable {
-  return buildTable({
-    ratings: readCsvFile(files.ratings)!, experts: readCsvFile(files.experts)!, scales: readCsvFile(files.scales)!,
-    outcomes: readCsvFile(files.outcomes), observations: readCsvFile(files.observations), raterWeights: readCsvFile(files.raterWeights),
-  });
+  const unreadable: ConfigIssue[] = [];
+  const read = (path: string | undefined) => {
+    try {
+      return readCsvFile(path);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      unreadable.push(...error.issues);
+      return undefined;
+    }
+  };
+  const t = {
+    ratings: read(files.ratings), experts: read(files.experts), scales: read(files.scales),
+    outcomes: read(files.outcomes), observations: read(files.observations), raterWeights: read(files.raterWeights),
+  };
+  if (unreadable.length) throw new ConfigError(unreadable);
+  return buildTable(t as Tables);
 }
 
 /** A CSV file parsed in full (undefined when no path is given); any problem is a ConfigError naming it. */
