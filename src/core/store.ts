@@ -253,4 +253,10 @@ export interface Store {
    * Resolves undefined when the store holds no such run.
    */
   deleteRun(runId: string, o?: { force?: boolean }): Promise<DeletedRun | undefined>;
+
+  /**
+   * While the store retries a server it cannot reach (a PostgreSQL server restarting or stopped):
+   * why, said for a user; undefined while it answers. A store of a local file has none.
+   */
+  unavailable?(): string | undefined;
 }

@@ -98,7 +98,8 @@ export function guardStore(store: Store): Store {
   const guarded: Record<string, unknown> = {};
   for (const key of Object.keys(store) as Array<keyof Store>) {
     const value = store[key];
-    guarded[key] = typeof value === 'function' ? wrap(key, (value as (...a: unknown[]) => Promise<unknown>).bind(store)) : value;
+    // unavailable() answers at once, and reads nothing that could fail.
+    guarded[key] = typeof value === 'function' && key !== 'unavailable' ? wrap(key, (value as (...a: unknown[]) => Promise<unknown>).bind(store)) : value;
   }
   return guarded as unknown as Store;
 }

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
-import { ConfigError, PaideiaError, type Env, type Store } from '../core/index.js';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { ConfigError, PaideiaError, StoreError, type Env, type Store } from '../core/index.js';
 import { blindApi, SHARE_LINK_PATHS } from './api-blind.js';
 import { launchApi } from './api-launch.js';
 import { resultsApi } from './results-api.js';
@@ -25,6 +25,8 @@ export interface WebAppOptions {
   token?: string;
   /** Listening on loopback: requests must be addressed to it (no DNS rebinding). */
   loopbackPort?: () => number;
+  /** How often a read waiting on the store asks whether its server answers (default HEALTH_POLL_MS). */
+  healthPollMs?: number;
 }
 
 /** The web app: JSON API over the Store interface under /api, and the built pages for every other path. */
@@ -41,8 +43,11 @@ export function createWebApp(o: WebAppOptions): { app: Hono; live: LiveRuns } {
     app.use('*', (c, next) => (SHARE_LINK_PATHS.test(c.req.path) ? next() : guard(c, next)));
   }
   app.use('/api/*', sameOriginWrites);
+  app.use('/api/*', storeAnswersSoon(o.store, o.healthPollMs ?? HEALTH_POLL_MS));
   app.onError((error, c) => {
     if (error instanceof ConfigError) return c.json({ error: error.message, issues: error.issues }, 400);
+    // The store failed (its server gone past its retries, a full disk): said, and not the page's fault.
+    if (error instanceof StoreError) return c.json({ error: error.message }, 503);
     // c.req.json() on a body that is not JSON: the client's mistake, said as such.
     if (error instanceof SyntaxError) return c.json({ error: `the request body is not valid JSON (${error.message}); send one JSON object` }, 400);
     return c.json({ error: error instanceof Error ? error.message : String(error) }, 500);
@@ -61,4 +66,37 @@ export function createWebApp(o: WebAppOptions): { app: Hono; live: LiveRuns } {
   const page = readFileSync(index, 'utf8');
   app.get('*', c => c.html(page));
   return { app, live };
+}
+
+/** How often a read waiting on the store asks whether the store's server answers. */
+const HEALTH_POLL_MS = 250;
+
+/**
+ * A PostgreSQL store retries a server that went away for two minutes: a page reading it then
+ * waited that long on nothing. A read (not a run's event stream, which waits by design) is
+ * answered 503 as soon as the store says its server does not answer; the read goes on and its
+ * answer is dropped. A read that is merely long (a large run's results) is left to finish.
+ */
+function storeAnswersSoon(store: Store, pollMs: number): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.method !== 'GET' || c.req.path.endsWith('/events') || !store.unavailable) return next();
+    let timer: NodeJS.Timeout | undefined;
+    let why: string | undefined;
+    const gone = new Promise<'gone'>(resolve => {
+      const look = () => {
+        why = store.unavailable?.();
+        if (why) resolve('gone');
+        else timer = setTimeout(look, pollMs);
+      };
+      timer = setTimeout(look, pollMs);
+    });
+    const done = next().then(() => 'done' as const);
+    const first = await Promise.race([done, gone]).finally(() => clearTimeout(timer));
+    if (first === 'gone') {
+      // Its error, if it fails later, is the store's own, said by the next read: not unhandled.
+      done.catch(() => undefined);
+      return c.json({ error: `${why}; reload the page once it is back` }, 503);
+    }
+    return undefined;
+  };
 }

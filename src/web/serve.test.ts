@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../core/index.js';
+import { StoreError, type Store } from '../core/index.js';
 import { startCli } from '../cli/testing/run-cli.js';
 import { openStore } from '../store/index.js';
 import { CONTENT_SECURITY_POLICY } from './security.js';
@@ -130,6 +130,38 @@ describe('paideia serve', () => {
       await first.close();
     }
     await expect(openStore(`sqlite:${dir}`)).rejects.toMatchObject({ issues: [{ field: '--store', message: `${dir} is a folder; name a database file in it, e.g. --store sqlite:${join(dir, 'paideia.db')}` }] });
+  });
+
+  it('a store whose server does not answer is said in a 503 as soon as the store knows, a store fault at once; a long read is left to finish', async () => {
+    let down: string | undefined;
+    let failing = false;
+    const held: Array<() => void> = [];
+    const stuck: Store = {
+      ...store,
+      unavailable: () => down,
+      listRuns: () => (failing ? Promise.reject(new StoreError('io', 'the PostgreSQL server of the store postgres://x is gone'))
+        : new Promise(resolve => { held.push(() => void store.listRuns().then(resolve)); })),
+    };
+    const slow = await startApiServer(stuck, dir, { healthPollMs: 20 });
+    try {
+      // A long read: its answer comes when the store gives it, however long.
+      const long = fetch(`${slow.url}/api/runs`);
+      await new Promise(resolve => setTimeout(resolve, 200));
+      held.splice(0).forEach(go => go());
+      expect((await long).status).toBe(200);
+      // The server goes away while a read waits.
+      const waiting = fetch(`${slow.url}/api/runs`);
+      await new Promise(resolve => setTimeout(resolve, 100));
+      down = 'the PostgreSQL server of the store postgres://x has not answered since 2026-12-06T00:00:00.000Z (ECONNREFUSED); the store retries it for 120 s';
+      const refused = await waiting;
+      expect([refused.status, ((await refused.json()) as { error: string }).error]).toEqual([503, `${down}; reload the page once it is back`]);
+      down = undefined;
+      failing = true;
+      const failed = await fetch(`${slow.url}/api/runs`);
+      expect([failed.status, ((await failed.json()) as { error: string }).error]).toEqual([503, 'the PostgreSQL server of the store postgres://x is gone']);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('started outside the checkout, offers the scenarios it ships beside its sample suites', async () => {

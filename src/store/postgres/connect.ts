@@ -92,14 +92,23 @@ export function isTransient(error: unknown): boolean {
   return /Connection terminated|connection timeout|terminating connection|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(message);
 }
 
+/** What a store knows of its server between retries: since when it has not answered, and why. */
+export interface ServerHealth {
+  failing(error: unknown): void;
+  answered(): void;
+}
+
 /** Run `fn` again on transient errors, backing off (100 ms doubling to 2 s) for up to `forMs`. */
-export async function withRetry<T>(fn: () => Promise<T>, forMs: number): Promise<T> {
+export async function withRetry<T>(fn: () => Promise<T>, forMs: number, health?: ServerHealth): Promise<T> {
   const start = Date.now();
   for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
     try {
-      return await fn();
+      const out = await fn();
+      health?.answered();
+      return out;
     } catch (error) {
       if (!isTransient(error) || Date.now() - start + wait > forMs) throw error;
+      health?.failing(error);
       await new Promise(resolve => setTimeout(resolve, wait));
     }
   }

@@ -42,6 +42,23 @@ describe('postgres store', () => {
     }
   });
 
+  it('says while it retries a server that stopped, and stops saying so once the server answers again', async () => {
+    const c = await started();
+    const store = await openStore(await freshDatabase());
+    try {
+      expect(store.unavailable?.()).toBeUndefined();
+      c.stop();
+      const read = store.listRuns();
+      for (let i = 0; i < 100 && !store.unavailable?.(); i++) await new Promise(r => setTimeout(r, 50));
+      expect(store.unavailable?.()).toMatch(new RegExp(`^the PostgreSQL server of the store postgres://paideia@127\\.0\\.0\\.1:${c.port}/conformance_\\d+ has not answered since \\S+ \\((57P01|ECONNREFUSED)\\); the store retries it for 120 s$`));
+      c.start();
+      expect(await read).toEqual([]);
+      expect(store.unavailable?.()).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
   it('a user who may not use the tables another user made is told the GRANTs that fix it, and works once they ran', async () => {
     const url = await freshDatabase();
     const owner = await openStore(url);

@@ -41,8 +41,15 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
   checkUrl(url);
   const pool = createPool(url, { readOnly: o.readOnly ?? false, max: o.poolSize ?? 10 });
   const retryFor = o.retryForMs ?? 120_000;
+  // Since when the server has not answered (a retry under way), for the web app to say so.
+  let down: { since: Date; error: string } | undefined;
+  const health = {
+    // Since the first failure; why, as of the last.
+    failing: (error: unknown) => { down = { since: down?.since ?? new Date(), error: String((error as { code?: unknown }).code ?? (error as Error).message) }; },
+    answered: () => { down = undefined; },
+  };
   const run = <R extends Row = Row>(query: Query, values: unknown[] = []) =>
-    withRetry(async () => (await pool.query<R>({ ...query, values })).rows, retryFor);
+    withRetry(async () => (await pool.query<R>({ ...query, values })).rows, retryFor, health);
   /** A transaction, run again as a whole when the connection failed under it (its writes are idempotent). */
   const tx = <T>(fn: (c: pg.PoolClient) => Promise<T>) => withRetry(async () => {
     const { client, release } = await checkout(pool);
@@ -57,7 +64,7 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
       release(true);
       throw error;
     }
-  }, retryFor);
+  }, retryFor, health);
   const on = <R extends Row = Row>(c: pg.PoolClient, query: Query, values: unknown[]) => c.query<R>({ ...query, values }).then(r => r.rows);
   const fenced = async (c: pg.PoolClient, runId: string, trialId: string, fence: WriteFence | undefined) => {
     if (fence && (await on(c, SQL.claimHeld, [runId, trialId, fence.workerId])).length === 0) throw new ClaimLostError(runId, trialId);
@@ -98,6 +105,10 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
     },
     async close() {
       await pool.end();
+    },
+    unavailable() {
+      if (!down) return undefined;
+      return `the PostgreSQL server of the store ${publicUrl(url)} has not answered since ${down.since.toISOString()} (${down.error}); the store retries it for ${retryFor / 1000} s`;
     },
     async openRun(r) {
       await run(SQL.insertRun, [r.id, r.kind, r.createdAt, r.updatedAt, r.status, json(r.config), json(r.prices), r.paideiaVersion, r.note ?? null]);
@@ -223,7 +234,7 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
       return rows.map(r => r.trial_id as string);
     },
     async renewClaims(runId, workerId, expiresAt) {
-      return withRetry(async () => (await pool.query({ ...SQL.renewClaims, values: [expiresAt, runId, workerId] })).rowCount ?? 0, retryFor);
+      return withRetry(async () => (await pool.query({ ...SQL.renewClaims, values: [expiresAt, runId, workerId] })).rowCount ?? 0, retryFor, health);
     },
     async releaseClaims(runId, workerId) {
       await tx(async c => {
