@@ -159,16 +159,19 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   });
   // A run with no stored call yet (a fresh one) has no history to read.
   const hasCalls = (await o.store.listCalls(o.runId, { limit: 1 })).length > 0;
-  const stalls = writeStalls(o.writeStallMs ?? WRITE_STALL_MS);
+  // A run with a model called over the network (a trial's model alias need not name one: a
+  // dialogue calls its roles' models). Only its calls wait for a store that does not commit.
+  const remote = [...o.models.values()].some(m => m.endpoint !== undefined);
+  const stalls = remote ? writeStalls(o.writeStallMs ?? WRITE_STALL_MS) : undefined;
+  const keep = (writes: Array<Promise<unknown>>, write: Promise<unknown>) => {
+    writes.push(write);
+    stalls?.track(write);
+  };
   const targets = targetHistories(o.store, o.runId, source);
 
   async function runTrial(trial: Trial, previous: ReadonlyArray<CallRecord>, slots: Semaphore): Promise<{ outcome: Outcome; costUsd: number; committed: Promise<unknown>; scores?: Score[] }> {
     const step = o.stepOf(trial);
     const writes: Array<Promise<unknown>> = [];
-    const keep = (write: Promise<unknown>) => {
-      writes.push(write);
-      stalls.track(write);
-    };
     const results: ChatResult[] = [];
     const target = step.judgesTarget && trial.target ? await targets.get(trial.target) : undefined;
     const input: StepInput = { trial, results };
@@ -185,7 +188,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
     for (let index = 0; ; index++) {
       const decision = await step.next(input);
       if (decision.type === 'done') {
-        keep(saveOutcome(trial, 'done', decision));
+        keep(writes, saveOutcome(trial, 'done', decision));
         return finish('done', decision.scores);
       }
       const prior = previous[index];
@@ -203,7 +206,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
           continue;
         }
         if (!o.retryErrors || o.offline) {
-          keep(saveOutcome(trial, 'failed', failure(step, input, prior, index)));
+          keep(writes, saveOutcome(trial, 'failed', failure(step, input, prior, index)));
           return finish('failed');
         }
       }
@@ -214,7 +217,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
       // Back from a pause longer than half the lease: the trials may be another worker's by now.
       if (claims?.stale && !(await claims.confirm())) return finish('pending');
       // The store has not committed for a while: an answer bought now might not be stored.
-      const stalled = endpoint !== undefined ? stalls.wait() : undefined;
+      const stalled = endpoint !== undefined ? stalls?.wait() : undefined;
       if (stalled) {
         await stalled;
         // A turn, so that a write that failed has stopped the run before this looks.
@@ -243,12 +246,12 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
         stop(called.reason);
         return finish('pending');
       }
-      keep(called.stored);
+      keep(writes, called.stored);
       costUsd += called.record.costUsd;
       // A provider that billed past what was reserved may have taken the spend over the cap: start nothing more.
       if (o.costCapUsd !== undefined && budget.spentUsd > o.costCapUsd) stop('cost-cap');
       if (called.type === 'error') {
-        keep(saveOutcome(trial, 'failed', failure(step, input, called.record, index)));
+        keep(writes, saveOutcome(trial, 'failed', failure(step, input, called.record, index)));
         return finish('failed');
       }
       results.push(called.result);
@@ -269,9 +272,6 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
   }
 
   const turns = loopTurns();
-  // A run with a model called over the network (a trial's model alias need not name one: a
-  // dialogue calls its roles' models).
-  const remote = [...o.models.values()].some(m => m.endpoint !== undefined);
   // Which wave each trial runs in (judges second), and its pool: the trial is made for this and let go again.
   const judging = new Uint8Array(source.size);
   const poolNames: string[] = [];

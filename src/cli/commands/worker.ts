@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { stripControl } from '../../core/index.js';
 import { packageRoot } from '../../core/package-root.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { runWorker } from '../../worker.js';
-import { stripControl } from '../../core/index.js';
 import { raisedCapArgs } from '../cost-cap-hint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
