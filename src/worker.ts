@@ -39,6 +39,8 @@ export interface WorkerSummary {
     cap?: { capUsd: number | undefined; spentUsd: number; refusedUsd?: number };
     /** With `stoppedBy: 'unreachable'`: where nothing answered, and what the connection said. */
     unreachable?: { endpoint: string; error: string };
+    /** Once the run has no trial left to take: how many of its trials failed, this worker's or others'. */
+    runFailed?: number;
   }>;
 }
 
@@ -86,6 +88,8 @@ export async function runWorker(o: WorkerOptions): Promise<WorkerSummary> {
         if (o.runId) throw goneError(o.store, entry);
       }
       if (end !== 'waiting') finished.add(run.id);
+      // Failed trials stay failed until asked again: said for the run, whichever worker failed them.
+      if (end === 'finished') entry.runFailed = (await o.store.countTrialStatuses(run.id)).filter(c => c.status === 'failed').reduce((n, c) => n + c.trials, 0);
     }
     if (o.runId && !one) throw goneError(o.store, summary.runs[0] ?? { runId: o.runId, done: 0, failed: 0, batches: 0 });
     // With --follow a worker waits for new runs; runs it finished stay finished.

@@ -124,6 +124,10 @@ describe('paideia worker on a PostgreSQL store', () => {
     expect(failed).toBe(ITEMS);
     const hint = /ask them again with: (.*)$/m.exec(first.stderr)?.[1];
     expect(hint).toBe(`paideia run --resume ${runId} --retry-errors --store ${s.url}`);
+    // A worker that finds nothing left says the run's failures all the same, and exits 1.
+    const later = await worker(s, runId).done;
+    expect(later.code, later.stderr).toBe(1);
+    expect(later.stderr).toContain(`the run has ${ITEMS} failed trial(s) (provider errors or a server gone, not scored as wrong); ask them again with: ${hint}`);
     failing = false;
     const retried = await runPasted(hint!, { cwd: s.cwd });
     expect(retried.code, retried.stderr).toBe(0);

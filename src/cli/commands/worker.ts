@@ -35,20 +35,22 @@ export async function workerCommand(f: WorkerFlags): Promise<number> {
       const why = r.deleted ? '; the run was deleted from the store meanwhile' : r.stoppedBy === 'cost-cap' ? '; stopped by the run\'s cost cap' : r.stoppedBy ? `; stopped (${r.stoppedBy})` : '';
       process.stderr.write(`run ${r.runId}: this worker finished ${r.done} trial(s), ${r.failed} failed, in ${r.batches} batch(es)${why}\n`);
       const again = commandHint(['worker', '--run', r.runId], store.url);
+      const retry = commandHint(['run', '--resume', r.runId, '--retry-errors'], store.url);
       if (r.stoppedBy === 'cost-cap' && r.cap) {
         const cap = raisedCapArgs({ stoppedBy: 'cost-cap', ...r.cap }, r.cap.capUsd);
         process.stderr.write(`  the next call could pass its cap of $${r.cap.capUsd} ($${r.cap.spentUsd.toFixed(4)} spent); raise it for its workers with: ${commandHint(['run', '--resume', r.runId, ...cap, '--plan-only'], store.url)}, then start them again: ${again}\n`);
       } else if (r.stoppedBy === 'unreachable' && r.unreachable) {
-        process.stderr.write(`  nothing answers at ${r.unreachable.endpoint} (${stripControl(r.unreachable.error)}); its trials stay pending. Start the model server there, then start the workers again: ${again}\n`);
+        process.stderr.write(`  nothing answers at ${r.unreachable.endpoint} (${stripControl(r.unreachable.error)}); its trials stay pending. Start the model server there, then start the workers again: ${again}`
+          + `${r.failed > 0 ? `; the ${r.failed} trial(s) that failed here before (their calls spent their retries on it) are asked again by: ${retry}` : ''}\n`);
       } else if (r.stoppedBy === 'interrupt') {
         process.stderr.write(`  its trials in this worker's hands stay pending; start workers again: ${again}\n`);
-      } else if (!r.stoppedBy && !r.deleted && r.failed > 0) {
-        process.stderr.write(`  ${r.failed} trial(s) failed here (provider errors, not scored as wrong); ask them again with: ${commandHint(['run', '--resume', r.runId, '--retry-errors'], store.url)}\n`);
+      } else if (!r.stoppedBy && !r.deleted && (r.runFailed ?? r.failed) > 0) {
+        process.stderr.write(`  the run has ${r.runFailed ?? r.failed} failed trial(s) (provider errors or a server gone, not scored as wrong); ask them again with: ${retry}\n`);
       }
     }
     if (!summary.runs.length) process.stderr.write(`no run with work left in ${store.url}; plan one with: ${commandHint(['run', join(packageRoot(), 'data', 'samples', 'irish'), '--model', 'baseline:gold', '--plan-only'], store.url)}\n`);
     if (summary.runs.some(r => r.stoppedBy)) return EXIT_CODES.stopped;
-    return summary.runs.some(r => r.failed > 0) ? EXIT_CODES.trialsFailed : EXIT_CODES.ok;
+    return summary.runs.some(r => !r.deleted && (r.runFailed ?? r.failed) > 0) ? EXIT_CODES.trialsFailed : EXIT_CODES.ok;
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigterm);
