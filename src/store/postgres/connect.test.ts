@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/index.js';
-import { checkUrl, openError } from './connect.js';
+import { checkUrl, openError, withRetry } from './connect.js';
 
 describe('openError', () => {
   it('a server asking for a password the URL lacks is bad input naming PGPASSWORD, not a store fault', () => {
@@ -40,5 +40,27 @@ describe('openError', () => {
     expect(e).toBeInstanceOf(ConfigError);
     expect(e.message).toContain('create it with: createdb -h db.lab -p 5433 -U ana lab');
     expect(e.message).toContain('(if ana may not create databases, as a superuser: createdb -h db.lab -p 5433 -U postgres -O ana lab)');
+  });
+});
+
+describe('withRetry', () => {
+  it('gives up once the server has been down for the window, not a whole window per operation after it', async () => {
+    const refused = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }));
+    let since: number | undefined;
+    const health = { failing: () => { since ??= Date.now(); }, answered: () => { since = undefined; }, downForMs: () => (since === undefined ? 0 : Date.now() - since) };
+    const timed = async () => {
+      const t0 = Date.now();
+      await expect(withRetry(refused, 1_000, health)).rejects.toThrow(/ECONNREFUSED/);
+      return Date.now() - t0;
+    };
+    // The first operation retries for most of its second; the next only for what is left of the
+    // second since the server went down (each alone would take ~700 ms: 100 + 200 + 400).
+    const first = await timed();
+    const second = await timed();
+    expect(first).toBeGreaterThanOrEqual(600);
+    expect(first + second).toBeLessThan(1_200);
+    // Once the server answers, a later outage has its own window again.
+    expect(await withRetry(() => Promise.resolve(7), 1_000, health)).toBe(7);
+    expect(await timed()).toBeGreaterThanOrEqual(600);
   });
 });

@@ -96,9 +96,16 @@ export function isTransient(error: unknown): boolean {
 export interface ServerHealth {
   failing(error: unknown): void;
   answered(): void;
+  /** How long the server has not answered (0 while it answers). */
+  downForMs(): number;
 }
 
-/** Run `fn` again on transient errors, backing off (100 ms doubling to 2 s) for up to `forMs`. */
+/**
+ * Run `fn` again on transient errors, backing off (100 ms doubling to 2 s) for up to `forMs` from
+ * its start, and, with `health`, from when the server stopped answering: the store's operations
+ * one after another (a write, then the run's claims released, its status set) would each wait the
+ * whole window again, and a process ended minutes after it.
+ */
 export async function withRetry<T>(fn: () => Promise<T>, forMs: number, health?: ServerHealth): Promise<T> {
   const start = Date.now();
   for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
@@ -107,8 +114,9 @@ export async function withRetry<T>(fn: () => Promise<T>, forMs: number, health?:
       health?.answered();
       return out;
     } catch (error) {
-      if (!isTransient(error) || Date.now() - start + wait > forMs) throw error;
+      if (!isTransient(error)) throw error;
       health?.failing(error);
+      if (Date.now() - start + wait > forMs || (health && health.downForMs() + wait > forMs)) throw error;
       await new Promise(resolve => setTimeout(resolve, wait));
     }
   }

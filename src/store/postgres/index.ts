@@ -47,6 +47,7 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
     // Since the first failure; why, as of the last.
     failing: (error: unknown) => { down = { since: down?.since ?? new Date(), error: String((error as { code?: unknown }).code ?? (error as Error).message) }; },
     answered: () => { down = undefined; },
+    downForMs: () => (down ? Date.now() - down.since.getTime() : 0),
   };
   const run = <R extends Row = Row>(query: Query, values: unknown[] = []) =>
     withRetry(async () => (await pool.query<R>({ ...query, values })).rows, retryFor, health);
@@ -108,7 +109,8 @@ export function createPostgresStore(url: string, o: PostgresStoreOptions = {}): 
     },
     unavailable() {
       if (!down) return undefined;
-      return `the PostgreSQL server of the store ${publicUrl(url)} has not answered since ${down.since.toISOString()} (${down.error}); the store retries it for ${retryFor / 1000} s`;
+      const retrying = health.downForMs() < retryFor ? `the store retries it for ${retryFor / 1000} s` : `the store gave up retrying it after ${retryFor / 1000} s (runs writing to it stopped)`;
+      return `the PostgreSQL server of the store ${publicUrl(url)} has not answered since ${down.since.toISOString()} (${down.error}); ${retrying}`;
     },
     async openRun(r) {
       await run(SQL.insertRun, [r.id, r.kind, r.createdAt, r.updatedAt, r.status, json(r.config), json(r.prices), r.paideiaVersion, r.note ?? null]);
