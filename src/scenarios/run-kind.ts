@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { filePath } from '../core/config/file-path.js';
 import { ConfigError, parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
+import { soleOpenAIEndpoint } from '../engine/endpoints.js';
 import { runPrices } from '../engine/pricing.js';
 import { stopOf } from '../engine/events.js';
 import { checkContinues } from '../engine/run-config.js';
@@ -50,9 +51,13 @@ export interface ScenarioRunOutcome extends RunOutcome {
 }
 
 export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchema>, ctx: RunContext): Promise<ScenarioRunOutcome> {
+  // A run resumed by id goes back to where it called its openai: models (its id names the
+  // endpoints), whatever this shell's OPENAI_BASE_URL says; a --base-url given is checked against it.
+  const stored = c.resume && !c.baseUrl ? await ctx.store.getRun(c.resume) : undefined;
+  const baseUrl = c.baseUrl ?? soleOpenAIEndpoint(stored);
   const scenario = loadScenario(c.file, {
     models: c.models.map(m => parseModelSpec(m, { field: 'models' })), ...(ctx.env ? { env: ctx.env } : {}), ...(c.script ? { scriptFile: c.script } : {}),
-    ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
   });
   // A model with no key at a host that needs one would fail every call after its retries.
   if (scenario.keyIssues.length > 0) throw new ConfigError(scenario.keyIssues);

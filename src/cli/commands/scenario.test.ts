@@ -9,6 +9,7 @@ import { formatCsv, parseCsv } from '../../scenarios/csv.js';
 import { draftJson, questionsJson } from '../../scenarios/synthesis/testing.js';
 import { LOOP_SCENARIO, scenarioDir } from '../../scenarios/testing/fixtures.js';
 import { openAIChatBody, startOpenAICompatibleServer } from '../../providers/testing/fake-servers.js';
+import { runCli } from '../testing/run-cli.js';
 import { runPasted } from '../testing/run-pasted.js';
 
 function capture(env?: NodeJS.ProcessEnv): ScenarioIO & { out: string; err: string } {
@@ -161,17 +162,22 @@ describe('paideia scenario (commands)', () => {
       if (i === 1) setTimeout(() => void server!.close(), 0);
       return answer(req);
     } });
-    const dir = scenarioDir({ 'loop.yaml': LOOP_SCENARIO.replaceAll('http://127.0.0.1:9/v1', server.baseURL) });
+    // Its models' endpoint comes from OPENAI_BASE_URL, which the shell the hint is pasted in lacks.
+    const dir = scenarioDir({ 'loop.yaml': LOOP_SCENARIO.replaceAll(', api_base: http://127.0.0.1:9/v1', '') });
     const store = `sqlite:${join(dir, 'p.db')}`;
-    const io = capture();
+    const io = capture({ OPENAI_BASE_URL: server.baseURL });
     const first = await scenarioRunCommand(join(dir, 'loop.yaml'), { store, judge: true, concurrency: '1' }, io);
     expect(first.exitCode, io.err).toBe(3);
     expect(io.err).toMatch(/\d+ ended, \d+ capped, [1-9]\d* failed/);
     const hint = /resume with: (.*)/.exec(io.err)![1]!;
+    expect(hint).toContain(`--base-url ${server.baseURL}`);
     expect(hint).toMatch(/ --resume --retry-errors/);
     const back = await startOpenAICompatibleServer({ port: Number(new URL(server.origin).port), reply: answer });
     try {
-      const pasted = await runPasted(hint, { cwd: dir });
+      // By id too, in a shell without OPENAI_BASE_URL: back to where the run called its models.
+      const byId = await runCli(['run', '--resume', first.runId!, '--store', store], { cwd: dir, env: {} });
+      expect(byId.code, byId.stderr).toBe(1);
+      const pasted = await runPasted(hint, { cwd: dir, env: {} });
       expect(pasted.code, pasted.stderr).toBe(0);
       expect(pasted.stderr).toMatch(/4 ended, 0 capped, 0 failed, 0 pending/);
     } finally {

@@ -10,6 +10,7 @@ import type { Scenario } from '../../scenarios/types.js';
 import { loadScenario, scenarioJsonSchema, scenarioReport, scenarioRunId } from '../../scenarios/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { raisedCapArgs, refusedCallLine, retryAfterUnreachableArgs } from '../cost-cap-hint.js';
+import { soleOpenAIEndpoint } from '../../engine/endpoints.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { deletedRunError } from '../deleted-run.js';
 import { commandHint } from '../hint.js';
@@ -110,6 +111,10 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
       const summary = outcome.scenario;
       const gone = await deletedRunError(store, outcome.runId, summary.stoppedBy);
       if (gone) throw gone;
+      // The run's id names its endpoints: a resume line says where its openai: models were called,
+      // though OPENAI_BASE_URL said it (a new shell may not have it).
+      const baseUrl = f.baseUrl ?? soleOpenAIEndpoint(await store.getRun(outcome.runId));
+      const again = sameScenarioRun(file, { ...f, ...(baseUrl ? { baseUrl } : {}) });
       runId = outcome.runId;
       if (f.planOnly) {
         io.stderr(`planned; run its dialogues and judgments with: ${commandHint(['worker', '--run', runId], store.url)} (as many as you like, on any machine that reaches the store and has ${resolve(file)} at the same path)\n`);
@@ -136,11 +141,11 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         io.stderr(refusedCallLine(summary, 'a smaller max_tokens in the models\' kargs'));
         const cap = raisedCapArgs(summary, costCapUsd);
         const retry = retryAfterUnreachableArgs(summary, summary.failed + (j?.failed ?? 0));
-        io.stderr(`resume with: ${commandHint([...sameScenarioRun(file, f), '--resume', ...cap, ...retry], store.url)}\n`);
+        io.stderr(`resume with: ${commandHint([...again, '--resume', ...cap, ...retry], store.url)}\n`);
         return EXIT_CODES.stopped;
       }
       if (summary.failed > 0 || (j?.failed ?? 0) > 0) {
-        io.stderr(`some dialogues or judge calls failed (provider errors, not scored as wrong); retry them with: ${commandHint([...sameScenarioRun(file, f), '--resume', '--retry-errors'], store.url)}\n`);
+        io.stderr(`some dialogues or judge calls failed (provider errors, not scored as wrong); retry them with: ${commandHint([...again, '--resume', '--retry-errors'], store.url)}\n`);
         return EXIT_CODES.trialsFailed;
       }
       return EXIT_CODES.ok;

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError, type RunRecord } from '../../core/index.js';
+import { ConfigError } from '../../core/index.js';
 import { startRun } from '../../runs.js';
 import { formatCsv } from '../../scenarios/csv.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
@@ -10,6 +10,7 @@ import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
+import { soleOpenAIEndpoint } from '../../engine/endpoints.js';
 import { runKindOf } from '../run-kinds.js';
 import { stopOnSignals } from '../signals.js';
 import { typedFlags, typedSettings } from './resume.js';
@@ -78,7 +79,7 @@ async function studyRunCommand(file: string, f: StudyFlags, given: ReadonlySet<s
     // The study's id hashes its raters' endpoints, so the hint names where its openai: raters were
     // called even when OPENAI_BASE_URL said it (a new shell may not have it); its cap needs the
     // prices it was given. Paths absolute, so the hint works pasted in another folder.
-    const baseUrl = f.baseUrl ?? openAIEndpoint(await store.getRun(runId));
+    const baseUrl = f.baseUrl ?? soleOpenAIEndpoint(await store.getRun(runId));
     const again = ['validity', 'run', resolve(file), ...(f.observationsRun ? ['--observations-run', f.observationsRun] : []),
       ...(f.prices ? ['--prices', resolve(f.prices)] : []), ...(baseUrl ? ['--base-url', baseUrl] : [])];
     if (outcome.stoppedBy || outcome.pending > 0) {
@@ -96,11 +97,4 @@ async function studyRunCommand(file: string, f: StudyFlags, given: ReadonlySet<s
     detach();
     await store.close();
   }
-}
-
-/** The one endpoint a run called its openai: raters at (none, or several: no --base-url can say it). */
-function openAIEndpoint(run: RunRecord | undefined): string | undefined {
-  const ends = new Set(run?.config.models.filter(m => m.provider === 'openai').map(m => run.config.endpoints?.[m.alias]));
-  const [only] = ends;
-  return ends.size === 1 ? only : undefined;
 }
