@@ -78,9 +78,11 @@ describe('buildTable', () => {
     expect(issuesOf(() => buildTable({ ratings: csv('observation,item,rater,score\n'), experts: experts(), scales: scales() })))
       .toBe('f.csv:1, field "prompt": missing column "prompt"; the header must name observation,item,rater,prompt,score (optional: repeat), got observation,item,rater,score');
   });
-  it('scales need max above min', () => {
-    expect(issuesOf(() => buildTable({ ratings: csv('observation,item,rater,prompt,score\no1,q,m,b,1\n'), experts: experts(), scales: csv('item,min,max\nq,3,3\n', 's.csv') })))
-      .toMatch(/^s\.csv:2, field "max": \(column 3\) must be above min \(3\), got 3/);
+  it('scales need max above min, said once: the rows rated on that item are not also told it has no scale', () => {
+    expect(issuesOf(() => buildTable({ ratings: csv('observation,item,rater,prompt,score\no1,q,m,b,1\n'), experts: experts(), scales: csv('item,min,max\nq,3,3\n', 's.csv') })).split('\n'))
+      .toEqual(['s.csv:2, field "max": (column 3) must be above min (3), got 3']);
+    expect(issuesOf(() => buildTable({ ratings: csv('observation,item,rater,prompt,score\no1,q,m,b,1\n'), experts: experts(), scales: csv('item,min,max\nq,low,3\n', 's.csv') })).split('\n'))
+      .toEqual(['s.csv:2, field "min": (column 2) expected a number, got "low"']);
   });
 });
 

@@ -84,7 +84,8 @@ export interface RatingsContext {
   units?: { ids: ReadonlySet<string>; hint: string };
 }
 
-type ScaleTable = Map<string, Scale & { line?: number }>;
+/** Scales by item; `invalid`: its row is wrong (said once, there), so rows rated on it are not also told it is missing. */
+type ScaleTable = Map<string, Scale & { line?: number; invalid?: true }>;
 
 /**
  * The analysis table from ratings already read (a stored run's judgments) and the other files:
@@ -149,16 +150,18 @@ function finishTable(ratings: RatingRow[], scales: ScaleTable, t: Partial<Omit<T
   return { ratings, experts, outcomes, units, scales, baselines, raterWeights };
 }
 
-function readScales(t: CsvTable, issues: ConfigIssue[]): Map<string, Scale & { line: number }> {
+function readScales(t: CsvTable, issues: ConfigIssue[]): Map<string, Scale & { line: number; invalid?: true }> {
   const c = new CsvReader(t, ['item', 'min', 'max']);
-  const scales = new Map<string, Scale & { line: number }>();
+  const scales = new Map<string, Scale & { line: number; invalid?: true }>();
   for (const r of c.issues.length ? [] : t.records) {
     const item = c.text(r, 'item');
     const min = c.number(r, 'min');
     const max = c.number(r, 'max');
     if (scales.has(item)) c.problem(r, 'item', `lists item "${item}" a second time`);
     if (min !== null && max !== null && !(max > min)) c.problem(r, 'max', `must be above min (${min}), got ${max}`);
-    else if (min !== null && max !== null) scales.set(item, { min, max, line: r.line });
+    if (min !== null && max !== null && max > min) scales.set(item, { min, max, line: r.line });
+    // A table with a problem is never analysed: the wrong row stands in, so its item is not "missing".
+    else if (!scales.has(item)) scales.set(item, { min: NaN, max: NaN, line: r.line, invalid: true });
   }
   issues.push(...c.issues);
   return scales;
@@ -167,6 +170,7 @@ function readScales(t: CsvTable, issues: ConfigIssue[]): Map<string, Scale & { l
 function checkScore(c: CsvReader, r: CsvTable['records'][number], item: string, score: number | null, scales: ScaleTable, hint?: (item: string) => string): void {
   const s = scales.get(item);
   if (!s) { c.problem(r, 'item', hint ? hint(item) : `item "${item}" has no row in the scales file; add "${item},<min>,<max>"`); return; }
+  if (s.invalid) return;
   if (score !== null && (score < s.min || score > s.max)) {
     c.problem(r, 'score', `${score} is outside item "${item}"'s scale ${s.min}-${s.max}${s.line !== undefined ? ` (scales file line ${s.line})` : ''}`);
   }
