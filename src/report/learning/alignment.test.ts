@@ -118,6 +118,8 @@ describe('a learning run as a validity study', () => {
 
     const noJudges = { ...data, judgments: [], design: { ...data.design, judges: [] } };
     expect(judgeGainAlignment(noJudges).notes).toEqual(['The run has no D1/D2 judges, so there is no rating to align with learner gain; run the study with --judge NAME=SPEC.']);
+    // Nothing was resampled: no count or seed is given for it (the JSON report said 0 and 0).
+    expect([judgeGainAlignment(noJudges).resamples, judgeGainAlignment(noJudges).seed]).toEqual([null, null]);
     // Its section says why, and no method that never ran ("0 resamples, seed 0").
     const section = alignmentMarkdown(judgeGainAlignment(noJudges), data.runId).join('\n');
     expect(section).toContain('- The run has no D1/D2 judges');

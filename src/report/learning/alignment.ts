@@ -31,8 +31,9 @@ export interface LearningJudgeValidity {
   decks: number;
   decksWithGain: number;
   experts: string | null;
-  resamples: number;
-  seed: number;
+  /** Of the bootstrap and permutations; null when nothing was resampled (no judgment to align). */
+  resamples: number | null;
+  seed: number | null;
   alignment: JudgeGainRow[];
   /** D3 metrics (deck measurements, no judge) on the same axis. */
   d3: Array<{ metric: string; tauOutcome: TauSummary | null; pearsonOutcome: PearsonSummary | null }>;
@@ -50,7 +51,7 @@ export function judgeGainAlignment(data: StudyData, o: { experts?: string } = {}
       ? 'The run\'s judges have stored no judgment yet (resume the run), so there is no rating to align with learner gain.'
       : 'The run has no D1/D2 judges, so there is no rating to align with learner gain; run the study with --judge NAME=SPEC.';
     const decks = deckRatings(data).decks;
-    return { ...base, decks: decks.length, decksWithGain: decks.filter(d => d.gain !== null).length, resamples: 0, seed: 0, alignment: [], d3: [], notes: [why] };
+    return { ...base, decks: decks.length, decksWithGain: decks.filter(d => d.gain !== null).length, resamples: null, seed: null, alignment: [], d3: [], notes: [why] };
   }
   const { table, decks } = learningTable(data, o.experts !== undefined ? { experts: o.experts } : {});
   const r = analyze(table, { shareResamples: 100 });
