@@ -111,9 +111,10 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
       const summary = outcome.scenario;
       const gone = await deletedRunError(store, outcome.runId, summary.stoppedBy);
       if (gone) throw gone;
-      // The run's id names its endpoints: a resume line says where its openai: models were called,
-      // though OPENAI_BASE_URL said it (a new shell may not have it).
-      const baseUrl = f.baseUrl ?? soleOpenAIEndpoint(await store.getRun(outcome.runId));
+      // The run's id names its endpoints: when OPENAI_BASE_URL said where its openai: models are
+      // (a new shell may not have it), a resume line says it (a file's api_base says itself).
+      const fromEnvironment = f.baseUrl === undefined && Boolean((io.env ?? process.env).OPENAI_BASE_URL);
+      const baseUrl = f.baseUrl ?? (fromEnvironment ? soleOpenAIEndpoint(await store.getRun(outcome.runId)) : undefined);
       const again = sameScenarioRun(file, { ...f, ...(baseUrl ? { baseUrl } : {}) });
       runId = outcome.runId;
       if (f.planOnly) {
