@@ -1,4 +1,4 @@
-import type { JsonValue, RunRecord, Store } from '../core/index.js';
+import type { JsonValue, Store } from '../core/index.js';
 
 /** Artifacts of a run whose models were moved to another endpoint on resume, one per model alias. */
 const MOVES = 'endpoint-moves';
@@ -41,16 +41,4 @@ export async function moveEndpoint(store: Store, runId: string, alias: string, f
   const moves = ((found?.value as { moves?: EndpointMove[] } | undefined)?.moves ?? []).slice();
   moves.push({ ...(from !== undefined ? { from } : {}), to, at: new Date().toISOString() });
   await store.putArtifact(runId, MOVES, alias, JSON.parse(JSON.stringify({ moves })) as JsonValue);
-}
-
-/**
- * The one endpoint a stored run called its openai: models at: what a resume gives as their base
- * URL when it is not told one, since OPENAI_BASE_URL may have said it when the run started and a
- * new shell need not have it (a run whose id names its endpoints would otherwise be looked for at
- * api.openai.com). None when there are several (no one base URL can say them) or none.
- */
-export function soleOpenAIEndpoint(run: RunRecord | undefined): string | undefined {
-  const ends = new Set(run?.config.models.filter(m => m.provider === 'openai').map(m => run.config.endpoints?.[m.alias]));
-  const [only] = ends;
-  return ends.size === 1 ? only : undefined;
 }

@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { filePath } from '../core/config/file-path.js';
 import { ConfigError, parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
-import { soleOpenAIEndpoint } from '../engine/endpoints.js';
 import { runPrices } from '../engine/pricing.js';
 import { stopOf } from '../engine/events.js';
 import { checkContinues } from '../engine/run-config.js';
@@ -51,13 +50,12 @@ export interface ScenarioRunOutcome extends RunOutcome {
 }
 
 export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchema>, ctx: RunContext): Promise<ScenarioRunOutcome> {
-  // A run resumed by id goes back to where it called its openai: models (its id names the
-  // endpoints), whatever this shell's OPENAI_BASE_URL says; a --base-url given is checked against it.
-  const stored = c.resume && !c.baseUrl ? await ctx.store.getRun(c.resume) : undefined;
-  const baseUrl = c.baseUrl ?? soleOpenAIEndpoint(stored);
+  // A run resumed by id calls each model where it did (its id names the endpoints), whatever this
+  // shell's OPENAI_BASE_URL says, as rescore does; a --base-url given is checked against them.
+  const stored = c.resume && !c.baseUrl ? (await ctx.store.getRun(c.resume))?.config.endpoints : undefined;
   const scenario = loadScenario(c.file, {
     models: c.models.map(m => parseModelSpec(m, { field: 'models' })), ...(ctx.env ? { env: ctx.env } : {}), ...(c.script ? { scriptFile: c.script } : {}),
-    ...(baseUrl ? { baseUrl } : {}),
+    ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}), ...(stored ? { endpointOf: (alias: string) => stored[alias] } : {}),
   });
   // A model with no key at a host that needs one would fail every call after its retries.
   if (scenario.keyIssues.length > 0) throw new ConfigError(scenario.keyIssues);

@@ -4,7 +4,7 @@ import { ConfigError, type ConfigIssue, type RunOutcome } from '../../core/index
 import type { LearningRunConfig } from '../../learning/run/config.js';
 import { startRun } from '../../runs.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
-import { raisedCapArgs, retryAfterUnreachableArgs } from '../cost-cap-hint.js';
+import { raisedCapArgs, retryAfterUnreachableArgs } from '../stop-hints.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';

@@ -5,7 +5,7 @@ import { loadRunConfig, type StoredRunConfig } from '../../engine/run-config.js'
 import { publicEndpoint } from '../../providers/shared/endpoint.js';
 import { BUILT_IN_RUN_KINDS, startRun, type RunConfig } from '../../runs.js';
 import { openStore } from '../../store/index.js';
-import { raisedCapArgs, refusedCallLine, retryAfterUnreachableArgs } from '../cost-cap-hint.js';
+import { raisedCapArgs, refusedCallLine, retryAfterUnreachableArgs } from '../stop-hints.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { nonNegative, numberFlag, positiveInt } from '../options.js';

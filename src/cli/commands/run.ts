@@ -6,7 +6,7 @@ import type { SuiteRunConfig, SuiteRunOutcome } from '../../suites/run-kind.js';
 import { judgingCounts } from '../../suites/judging/aggregate.js';
 import { writeReport } from '../../report/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
-import { raisedCapArgs, refusedCallLine, retryAfterUnreachableArgs } from '../cost-cap-hint.js';
+import { raisedCapArgs, refusedCallLine, retryAfterUnreachableArgs } from '../stop-hints.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { listFlag, nonNegative, numberFlag, positiveInt } from '../options.js';
 import { commandHint } from '../hint.js';

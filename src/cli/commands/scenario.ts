@@ -9,8 +9,7 @@ import type { ScenarioRunConfig, ScenarioRunOutcome } from '../../scenarios/run-
 import type { Scenario } from '../../scenarios/types.js';
 import { loadScenario, scenarioJsonSchema, scenarioReport, scenarioRunId } from '../../scenarios/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
-import { raisedCapArgs, refusedCallLine, retryAfterUnreachableArgs } from '../cost-cap-hint.js';
-import { soleOpenAIEndpoint } from '../../engine/endpoints.js';
+import { raisedCapArgs, refusedCallLine, resumeBaseUrl, retryAfterUnreachableArgs } from '../stop-hints.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { deletedRunError } from '../deleted-run.js';
 import { commandHint } from '../hint.js';
@@ -111,10 +110,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
       const summary = outcome.scenario;
       const gone = await deletedRunError(store, outcome.runId, summary.stoppedBy);
       if (gone) throw gone;
-      // The run's id names its endpoints: when OPENAI_BASE_URL said where its openai: models are
-      // (a new shell may not have it), a resume line says it (a file's api_base says itself).
-      const fromEnvironment = f.baseUrl === undefined && Boolean((io.env ?? process.env).OPENAI_BASE_URL);
-      const baseUrl = f.baseUrl ?? (fromEnvironment ? soleOpenAIEndpoint(await store.getRun(outcome.runId)) : undefined);
+      const baseUrl = resumeBaseUrl(await store.getRun(outcome.runId), f.baseUrl, io.env ?? process.env);
       const again = sameScenarioRun(file, { ...f, ...(baseUrl ? { baseUrl } : {}) });
       runId = outcome.runId;
       if (f.planOnly) {

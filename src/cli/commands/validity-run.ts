@@ -5,12 +5,11 @@ import { startRun } from '../../runs.js';
 import { formatCsv } from '../../scenarios/csv.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { STUDY_RUN, type StudyRunConfig, type StudyRunOutcome } from '../../validity/index.js';
-import { raisedCapArgs, retryAfterUnreachableArgs } from '../cost-cap-hint.js';
+import { raisedCapArgs, resumeBaseUrl, retryAfterUnreachableArgs } from '../stop-hints.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { nonNegative, numberFlag, positiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
-import { soleOpenAIEndpoint } from '../../engine/endpoints.js';
 import { runKindOf } from '../run-kinds.js';
 import { stopOnSignals } from '../signals.js';
 import { typedFlags, typedSettings } from './resume.js';
@@ -79,7 +78,7 @@ async function studyRunCommand(file: string, f: StudyFlags, given: ReadonlySet<s
     // The study's id hashes its raters' endpoints, so the hint names where its openai: raters were
     // called even when OPENAI_BASE_URL said it (a new shell may not have it); its cap needs the
     // prices it was given. Paths absolute, so the hint works pasted in another folder.
-    const baseUrl = f.baseUrl ?? soleOpenAIEndpoint(await store.getRun(runId));
+    const baseUrl = resumeBaseUrl(await store.getRun(runId), f.baseUrl, process.env);
     const again = ['validity', 'run', resolve(file), ...(f.observationsRun ? ['--observations-run', f.observationsRun] : []),
       ...(f.prices ? ['--prices', resolve(f.prices)] : []), ...(baseUrl ? ['--base-url', baseUrl] : [])];
     if (outcome.stoppedBy || outcome.pending > 0) {

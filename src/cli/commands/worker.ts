@@ -4,7 +4,7 @@ import { stripControl } from '../../core/index.js';
 import { packageRoot } from '../../core/package-root.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
 import { runWorker } from '../../worker.js';
-import { raisedCapArgs } from '../cost-cap-hint.js';
+import { raisedCapArgs } from '../stop-hints.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { commandHint } from '../hint.js';
 import { numberFlag, positiveInt } from '../options.js';

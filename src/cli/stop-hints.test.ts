@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { raisedCapArgs } from './cost-cap-hint.js';
+import { raisedCapArgs } from './stop-hints.js';
 
 describe('raisedCapArgs', () => {
   it('names nothing when the cap did not stop the session', () => {

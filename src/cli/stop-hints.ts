@@ -1,4 +1,6 @@
-import type { RunOutcome } from '../core/index.js';
+// What the resume line of a stopped session carries, so that it goes on when pasted: a raised cap,
+// --retry-errors after a server went away, the base URL the environment gave.
+import type { Env, RunOutcome, RunRecord } from '../core/index.js';
 
 /**
  * The `--cost-cap` a resume hint names after a session stopped at its cap: at least $1, twice the
@@ -31,4 +33,19 @@ export function refusedCallLine(outcome: Pick<RunOutcome, 'stoppedBy' | 'refused
  */
 export function retryAfterUnreachableArgs(outcome: Pick<RunOutcome, 'stoppedBy'>, failed: number): string[] {
   return outcome.stoppedBy === 'unreachable' && failed > 0 ? ['--retry-errors'] : [];
+}
+
+/**
+ * The `--base-url` of a resume line: the one given, else, when OPENAI_BASE_URL gave the endpoint,
+ * the one endpoint the run called its openai: models at. A run whose id names its endpoints is
+ * otherwise looked for at api.openai.com in a shell without the variable. None when the run's
+ * openai: models were called at several (no one --base-url can say them), or when a file or the
+ * default gave it (it says itself).
+ */
+export function resumeBaseUrl(run: RunRecord | undefined, given: string | undefined, env: Env): string | undefined {
+  if (given !== undefined) return given;
+  if (!env.OPENAI_BASE_URL) return undefined;
+  const ends = new Set(run?.config.models.filter(m => m.provider === 'openai').map(m => run.config.endpoints?.[m.alias]));
+  const [only] = ends;
+  return ends.size === 1 ? only : undefined;
 }
