@@ -4,10 +4,16 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/index.js';
 import { DEFAULT_STORE_URL, openStore } from '../../store/index.js';
-import { startWebServer } from '../../web/serve.js';
+import { startWebServer, type ServeOptions } from '../../web/serve.js';
 import { packageRoot } from '../../core/package-root.js';
 
 interface ServeFlags { store: string; port: string; host: string; token?: string }
+
+/** What `serve` offers to launch: the working folder's suites, scenarios and data, then those Paideia ships. */
+export function servedFolders(cwd: string): ServeOptions['folders'] {
+  const both = (sub: string) => [resolve(cwd, sub), resolve(packageRoot(), sub)];
+  return { base: cwd, suites: both('data/samples'), scenarios: both('scenarios'), data: both('data') };
+}
 
 export function registerServe(program: Command): void {
   program.command('serve')
@@ -24,11 +30,10 @@ export function registerServe(program: Command): void {
       const store = await openStore(f.store);
       // A mistyped --store would otherwise look like a store with no runs.
       if (fresh) process.stderr.write(`no store at ${resolve(f.store.slice('sqlite:'.length))} yet: serving a new, empty one (runs launched here are stored in it)\n`);
-      const cwd = process.cwd();
       const server = await startWebServer({
         store, port, host: f.host, ...(f.token ? { token: f.token } : {}), env: process.env,
         assetsDir: resolve(packageRoot(), 'dist/web'),
-        folders: { base: cwd, suites: [resolve(cwd, 'data/samples'), resolve(packageRoot(), 'data/samples')], scenarios: [resolve(cwd, 'scenarios'), resolve(packageRoot(), 'scenarios')], data: [resolve(cwd, 'data'), resolve(packageRoot(), 'data')] },
+        folders: servedFolders(process.cwd()),
       }).catch(async (e: unknown) => { await store.close(); throw e; });
       const query = f.token ? `/?token=${encodeURIComponent(f.token)}` : '';
       process.stdout.write(`${server.url}${query}\n`);
