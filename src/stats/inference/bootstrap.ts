@@ -1,4 +1,4 @@
-import { createRng, randomSeed } from '../random/index.js';
+import { createRng, randomSeed, type Xoshiro128 } from '../random/index.js';
 import { normalCdf, normalQuantile } from './distributions.js';
 import { StatsInputError, confidenceLevel, finiteArray, integerIn, sameLength, type NumericArray } from './errors.js';
 
@@ -79,9 +79,7 @@ export function bootstrapCI(data: NumericArray, statistic: SampleStatistic = 'me
   const x = finiteArray('data', data, 2);
   const n = x.length;
   const stat = checkStatistic(statistic);
-  const { estimate, sampler, jackknife } =
-    stat === 'mean' ? meanSampler(x) : functionSampler(stat, x);
-  return run(n, estimate, sampler, jackknife, options);
+  return run(n, stat === 'mean' ? meanSampler(x) : functionSampler(stat, x), options);
 }
 
 /**
@@ -109,7 +107,7 @@ export function pairedBootstrap(
   } else {
     throw new StatsInputError('statistic', `must be 'meanDifference' or a function, got ${String(statistic)}`);
   }
-  const res = run(xa.length, parts.estimate, parts.sampler, parts.jackknife, { ...options, keepDistribution: true });
+  const res = run(xa.length, parts, { ...options, keepDistribution: true });
   const dist = res.distribution!;
   let atOrBelow = 0;
   for (let i = 0; i < dist.length; i++) if (dist[i]! <= 0) atOrBelow++;
@@ -126,6 +124,8 @@ interface Sampler {
   estimate: number;
   /** Statistic of the resample given by `idx`. */
   sampler: (idx: Uint32Array) => number;
+  /** The same statistic drawn straight from the generator (the same stream and value, no index buffer). */
+  direct?: (rng: Xoshiro128) => number;
   /** Leave-one-out statistics. */
   jackknife: () => Float64Array;
 }
@@ -148,6 +148,7 @@ function meanSampler(x: Float64Array): Sampler {
       for (let i = 0; i < n; i++) s += x[idx[i]!]!;
       return s / n;
     },
+    direct: rng => rng.sumOfDraws(x) / n,
     jackknife: () => {
       const out = new Float64Array(n);
       for (let i = 0; i < n; i++) out[i] = (total - x[i]!) / (n - 1);
@@ -214,13 +215,7 @@ function checked(v: number): number {
   return v;
 }
 
-function run(
-  n: number,
-  estimate: number,
-  sampler: (idx: Uint32Array) => number,
-  jackknife: () => Float64Array,
-  options: BootstrapOptions,
-): BootstrapResult {
+function run(n: number, { estimate, sampler, direct, jackknife }: Sampler, options: BootstrapOptions): BootstrapResult {
   const B = integerIn('resamples', options.resamples ?? 2000, 2);
   const level = confidenceLevel('level', options.level ?? 0.95);
   const method = options.method ?? 'percentile';
@@ -229,9 +224,13 @@ function run(
   }
   const seed = options.seed ?? randomSeed();
   const rng = createRng(seed);
-  const idx = new Uint32Array(n);
   const theta = new Float64Array(B);
-  for (let b = 0; b < B; b++) theta[b] = sampler(rng.fillInts(idx, n));
+  if (direct) {
+    for (let b = 0; b < B; b++) theta[b] = direct(rng);
+  } else {
+    const idx = new Uint32Array(n);
+    for (let b = 0; b < B; b++) theta[b] = sampler(rng.fillInts(idx, n));
+  }
 
   const sorted = theta.slice().sort();
   const alpha = (1 - level) / 2;

@@ -99,3 +99,19 @@ describe('fillInts', () => {
     }
   });
 });
+
+describe('sumOfDraws', () => {
+  it('adds x at the indices fillInts draws, in draw order, and leaves the generator where fillInts does', () => {
+    // 2^21 + 1 takes the exact 64-bit path; the values are not dyadic, so the order of the additions shows.
+    for (const n of [1, 2, 7, 20_000, 2 ** 21 + 1]) {
+      const x = Float64Array.from({ length: n }, (_, i) => ((i * 7919) % 13) / 3 + 0.1);
+      const a = createRng(31);
+      const b = createRng(31);
+      const idx = b.fillInts(new Uint32Array(n), n);
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += x[idx[i]!]!;
+      expect(a.sumOfDraws(x)).toBe(sum);
+      expect(a.nextUint32()).toBe(b.nextUint32());
+    }
+  });
+});

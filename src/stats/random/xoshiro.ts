@@ -147,6 +147,42 @@ export class Xoshiro128 {
   }
 
   /**
+   * Sum of `x[nextInt(x.length)]` over `x.length` draws, added in draw order: the same stream as
+   * `fillInts(idx, x.length)` and the same sum as adding `x[idx[i]]` in order, without the index
+   * buffer (a bootstrap mean's resample; x of length in [1, 2^32]).
+   */
+  sumOfDraws(x: Float64Array): number {
+    const n = x.length;
+    checkBound(n);
+    let sum = 0;
+    if (n > SMALL) {
+      for (let i = 0; i < n; i++) sum += x[this.nextInt(n)]!;
+      return sum;
+    }
+    const threshold = TWO_32 % n;
+    let s0 = this.s0, s1 = this.s1, s2 = this.s2, s3 = this.s3;
+    for (let i = 0; i < n; ) {
+      const q = Math.imul(s1, 5);
+      const r = Math.imul((q << 7) | (q >>> 25), 9) >>> 0;
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = (s3 << 11) | (s3 >>> 21);
+      const m = r * n;
+      const hi = Math.floor(m * INV_TWO_32);
+      if (m - hi * TWO_32 >= threshold) {
+        sum += x[hi]!;
+        i++;
+      }
+    }
+    this.s0 = s0; this.s1 = s1; this.s2 = s2; this.s3 = s3;
+    return sum;
+  }
+
+  /**
    * Shuffles `items` in place (Fisher-Yates from the end: for i = n-1 .. 1 swap i with
    * nextInt(i + 1)) and returns the same array.
    */
