@@ -1,15 +1,16 @@
 import { resolve } from 'node:path';
-import { ConfigError, type RunRecord, type Store } from '../core/index.js';
+import { ConfigError, type RunOutcome, type RunRecord, type Store } from '../core/index.js';
 import { buildReportData, onlyModel, renderReport, type ReportFormat } from '../report/index.js';
 import { renderScenarioText } from '../report/scenario/index.js';
 import { learningReportText, learningTableFromStore, learningTemplateCells } from '../report/learning/index.js';
 import { renderValidity, withJudgeValidity, type JudgeValidity } from '../report/validity/index.js';
-import { scenarioReport } from '../scenarios/index.js';
+import { scenarioReport, type ScenarioRunSummary } from '../scenarios/index.js';
 import { rescoreScenario } from '../scenarios/rescore.js';
 import { rescoreSuite } from '../suites/rescore.js';
 import { judgingCounts } from '../suites/judging/aggregate.js';
 import { analyze, loadStoredStudy, observationsFromRun, ratingsFromRun, rescoreStudy, tableFromRun, type AnalysisTable, type RunAnalysisFiles } from '../validity/index.js';
 import { commandHint } from './hint.js';
+import { scenarioCounts } from './scenario-counts.js';
 import { scorers, tests } from './wiring.js';
 
 /** What `paideia report` and `paideia rescore` do for one kind of run. */
@@ -25,6 +26,8 @@ export interface RunKindCommands {
   analysisTable(store: Store, run: RunRecord, files: RunAnalysisFiles): Promise<AnalysisTable>;
   /** What `validity template` writes: each observation and item the judges rated, with the text they read. */
   templateCells(store: Store, run: RunRecord): Promise<TemplateCell[]>;
+  /** What a session of the run did, in the kind's own units (default: trials done, failed and pending). */
+  counts?(outcome: RunOutcome): string;
 }
 
 export interface TemplateCell { observation: string; item: string; text: string }
@@ -92,6 +95,8 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
     templateCells: judgedCells(judgedTrials),
   },
   scenario: {
+    // Dialogues and judgments, as `scenario run` says them (`paideia runs` counts both as trials).
+    counts: outcome => scenarioCounts((outcome as RunOutcome & { scenario: ScenarioRunSummary }).scenario),
     async rescore(store, run, o) {
       const r = await rescoreScenario(store, run.id, o.scenario ? { file: o.scenario } : {});
       const stale = r.needsCall

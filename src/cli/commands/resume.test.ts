@@ -66,6 +66,8 @@ describe('paideia run --resume ID continues a run of any kind from the config it
     const pasted = await runPasted(hint, { cwd: elsewhere, env: { OPENAI_API_KEY: 'k' } });
     expect(pasted.code, pasted.stderr).toBe(0);
     expect(server.requests.length).toBeGreaterThan(stored);
+    // Said in dialogues and judgments, as `scenario run` says them (`paideia runs` counts both as trials).
+    expect(pasted.stderr).toMatch(new RegExp(`run ${runId} \\(scenario\\): \\d+ ended, 0 capped, 0 failed, 0 pending dialogue\\(s\\)`));
     const db = new Database(join(cwd, 'p.db'), { readonly: true });
     const served = (db.prepare(`SELECT COUNT(*) AS n FROM calls WHERE run_id = ? AND json_extract(request, '$.context.role') != 'judge'`).get(runId) as { n: number }).n;
     const status = (db.prepare('SELECT status FROM runs WHERE id = ?').get(runId) as { status: string }).status;

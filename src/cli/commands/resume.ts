@@ -170,7 +170,8 @@ async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, sui
   const detach = stopOnSignals(handle);
   try {
     const outcome: RunOutcome = await handle.done;
-    process.stderr.write(`run ${run.id} (${run.kind}): ${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending; ${await spentText(store, run.id, outcome.spentUsd)} (store ${store.url})\n`);
+    const counts = runKindOf(run).counts?.(outcome) ?? `${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending`;
+    process.stderr.write(`run ${run.id} (${run.kind}): ${counts}; ${await spentText(store, run.id, outcome.spentUsd)} (store ${store.url})\n`);
     if (planOnly) {
       process.stderr.write(`planned; run its trials with: ${commandHint(['worker', '--run', run.id], store.url)} (as many as you like, on any machine that reaches the store)\n`);
       return { runId: run.id, exitCode: EXIT_CODES.ok };

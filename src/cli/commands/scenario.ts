@@ -4,6 +4,7 @@ import { ConfigError, stripControl } from '../../core/index.js';
 import { renderOverviewHtml, renderOverviewMarkdown, renderScenarioHtml, renderScenarioReport, renderScenarioText, scenarioOverview } from '../../report/scenario/index.js';
 import type { RunEvent } from '../../core/index.js';
 import { startRun } from '../../runs.js';
+import { scenarioCounts } from '../scenario-counts.js';
 import { failureLines, scenarioFailures } from '../../scenarios/analysis/failures.js';
 import type { ScenarioRunConfig, ScenarioRunOutcome } from '../../scenarios/run-kind.js';
 import type { Scenario } from '../../scenarios/types.js';
@@ -118,9 +119,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         return EXIT_CODES.ok;
       }
       const j = summary.judging;
-      io.stderr(`run ${runId}: ${summary.ended} ended, ${summary.capped} capped, ${summary.failed} failed, ${summary.pending} pending dialogue(s)`
-        + (j ? `; judgments: ${j.new} new, ${j.stored} stored, ${j.unscored} unscored, ${j.failed} failed, ${j.pending} pending`
-          : summary.judgmentsPending ? `; ${summary.judgmentsPending} judgment(s) still to make` : '') + `; ${await spentText(store, runId, summary.spentUsd)} (store ${store.url})\n`);
+      io.stderr(`run ${runId}: ${scenarioCounts(summary)}; ${await spentText(store, runId, summary.spentUsd)} (store ${store.url})\n`);
       const failures = summary.failed > 0 || (j?.failed ?? 0) > 0 ? await scenarioFailures(store, runId, await store.listTrials(runId)) : [];
       if (failures.length > 0) io.stderr(`failures, grouped by error:\n${failureLines(failures).map(stripControl).join('\n')}\n`);
       if (j?.unscored) {

@@ -19,19 +19,20 @@ interface Check {
  * flow is drawn from the checked text. Save keeps the previous version; save and run starts it.
  */
 export async function editorPage(main: HTMLElement, [name]: string[]): Promise<() => void> {
-  const { names } = await api<{ names: string[] }>('/scenarios');
   if (!name) {
-    put(main, h('h1', {}, 'Scenario editor'), h('p', {}, 'Open a scenario of the server\'s scenarios folder:'),
-      h('ul', {}, ...names.map(n => h('li', {}, link(`/editor/${encodeURIComponent(n)}`, n)))));
+    const { scenarios, folder } = await api<{ scenarios: Array<{ name: string; shipped: boolean }>; folder: string }>('/scenarios');
+    put(main, h('h1', {}, 'Scenario editor'),
+      h('p', {}, 'Open a scenario of the server\'s ', h('code', {}, folder), ' folder, or one Paideia ships (saving it writes your copy there):'),
+      h('ul', {}, ...scenarios.map(s => h('li', {}, link(`/editor/${encodeURIComponent(s.name)}`, s.name), s.shipped ? h('span', { class: 'muted' }, ' (shipped with Paideia)') : ''))));
     return () => undefined;
   }
-  const { text } = await api<{ text: string }>(`/scenarios/${encodeURIComponent(name)}`);
+  const { text, shipped, folder } = await api<{ text: string; shipped: boolean; folder: string }>(`/scenarios/${encodeURIComponent(name)}`);
   const editor = h('textarea', { id: 'yaml', class: 'yaml', spellcheck: 'false', rows: 28, 'aria-describedby': 'problems' });
   editor.value = text;
   const problems = h('div', { id: 'problems', 'aria-live': 'polite' });
   const view = h('div', { class: 'outline' });
   const form = h('div', { id: 'scenario-form' });
-  const status = h('p', { role: 'status' });
+  const status = h('p', { role: 'status' }, shipped ? `This scenario ships with Paideia: saving writes your copy to ${folder}/${name}, which the launch page then offers.` : '');
   let timer: ReturnType<typeof setTimeout> | undefined;
   let latest = 0;
   const check = async () => {
