@@ -21,3 +21,16 @@ describe('help advertises only what works', () => {
     expect([typo.code, typo.stderr]).toEqual([2, expect.stringMatching(/--store.*names no host/)]);
   });
 });
+
+describe('the program\'s help lists every command however it is asked for', () => {
+  it('with a flag before a command name (`--help run`, `-h run`), as with none', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-help-all-'));
+    const listed = (out: string) => out.split('\n').filter(l => /^ {2}[a-z]+ /.test(l)).map(l => l.trim().split(/\s/)[0]).sort();
+    const all = listed((await runCli(['--help'], { cwd })).stdout);
+    expect(all).toEqual(expect.arrayContaining(['demo', 'learning', 'report', 'run', 'scenario', 'serve', 'validity', 'worker']));
+    for (const args of [['--help', 'run'], ['-h', 'run']]) {
+      const r = await runCli(args, { cwd });
+      expect([r.code, listed(r.stdout)]).toEqual([0, all]);
+    }
+  });
+});

@@ -35,10 +35,14 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   learning: async () => (await import('./commands/learning.js')).registerLearning,
   serve: async () => (await import('./commands/serve.js')).registerServe,
 };
-// The program has no options of its own that take a value: its first word that is not a flag names the command.
-const named = process.argv.slice(2).find(a => !a.startsWith('-'));
-const wanted = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
-for (const register of await Promise.all(wanted.map(name => COMMANDS[name]!()))) register(program);
+// Only a command named first is loaded alone: after a flag (`--help run`), the program's own help
+// or error lists every command.
+const named = process.argv[2];
+const loaded = new Set(named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS));
+const registerAll = async (names: Iterable<string>) => {
+  for (const register of await Promise.all([...names].map(name => COMMANDS[name]!()))) register(program);
+};
+await registerAll(loaded);
 
 try {
   await program.parseAsync(process.argv);
@@ -47,6 +51,8 @@ try {
   // the unref'd timer fires only when something else still holds the process.
   setTimeout(() => process.exit(), 2000).unref();
   if (error instanceof CommanderError) {
+    // `paideia validity report`: the pointer names the command of its own, which must be loaded to be found.
+    if (error.code === 'commander.unknownCommand') await registerAll(Object.keys(COMMANDS).filter(name => !loaded.has(name)));
     const pointer = error.code === 'commander.unknownCommand' ? unknownCommandPointer(program, process.argv.slice(2)) : undefined;
     if (pointer) process.stderr.write(`hint: ${pointer}\n`);
     process.exitCode = error.exitCode === 0 ? 0 : EXIT.badInput;
