@@ -17,7 +17,7 @@ import { placeholders } from './template.js';
 import type { PromptMessage, Scenario, ScenarioAgent, ScenarioModel, ScenarioTask, ScenarioVariant } from './types.js';
 import { parseYamlMapping } from '../core/config/yaml-mapping.js';
 import type { YamlSource } from '../core/config/yaml-source.js';
-import { closest, zodIssues } from '../core/config/zod-issues.js';
+import { closest } from '../core/config/zod-issues.js';
 
 export interface LoadScenarioOptions {
   /** Where `${VAR}` is read from. Default `process.env`. */
@@ -29,6 +29,11 @@ export interface LoadScenarioOptions {
   models?: ModelSpec[];
   /** Script for `baseline:script` overrides of models whose entry has no `script`. */
   scriptFile?: string;
+  /**
+   * Where a path the file names relative to itself (a model's `script`, `tasks.file`) is read;
+   * default: beside the file. The editor checks a shipped scenario as the copy its save will make.
+   */
+  fileAt?: (path: string) => string;
   /**
    * `--base-url`: the endpoint of every openai model (the file's and the overrides); the file's
    * api_key and headers are then never sent, the key comes from OPENAI_API_KEY.
@@ -65,6 +70,7 @@ export function parseScenario(file: string, text: string, options: LoadScenarioO
 function resolveScenario(data: ExpandedScenarioFile, file: string, source: YamlSource, o: LoadScenarioOptions, issues: ConfigIssue[]): Scenario | undefined {
   const env = o.env ?? process.env;
   const baseDir = dirname(resolve(file));
+  const fileAt = o.fileAt ?? ((path: string) => resolve(baseDir, path));
   const warnings: string[] = [];
   const keyIssues: ConfigIssue[] = [];
   const aliases = new Set(Object.keys(data.models));
@@ -92,7 +98,7 @@ function resolveScenario(data: ExpandedScenarioFile, file: string, source: YamlS
     return m;
   });
   const variantModels = variantSpecs.map(specs => new Map(Object.entries(data.models).map(([alias, config]) => [alias, resolveModel(alias, config, {
-    ...(specs.get(alias) ? { override: specs.get(alias)! } : {}), ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}), env, baseDir, source, issues, warnings, keyIssues,
+    ...(specs.get(alias) ? { override: specs.get(alias)! } : {}), ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}), env, fileAt, source, issues, warnings, keyIssues,
     ...(o.endpointOf ? { endpointOf: o.endpointOf } : {}),
     ...(o.scriptFile ? { scriptFile: resolve(o.scriptFile) } : {}),
   })])));
@@ -140,7 +146,7 @@ function resolveScenario(data: ExpandedScenarioFile, file: string, source: YamlS
   }
 
   const origins = new Map<string, TaskOrigin>();
-  const tasks = buildTasks(data.tasks, baseDir, source, issues, { origins });
+  const tasks = buildTasks(data.tasks, fileAt, source, issues, { origins });
   const startPrompt: PromptMessage | undefined = data.tasks.start_prompt === undefined ? undefined
     : typeof data.tasks.start_prompt === 'string' ? { role: 'user', content: data.tasks.start_prompt }
       : { role: data.tasks.start_prompt.role ?? 'user', content: data.tasks.start_prompt.content };

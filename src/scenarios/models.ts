@@ -1,6 +1,5 @@
 import type { Env } from '../core/env.js';
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { ChatModel, ChatParams } from '../core/chat-model.js';
 import type { ConfigIssue } from '../core/errors.js';
 import { quoteValue } from '../core/text-safety.js';
@@ -123,7 +122,8 @@ export interface ResolveModelOptions {
    */
   endpointOf?: (alias: string, spec: string) => string | null | undefined;
   env: Env;
-  baseDir: string;
+  /** Where a path the scenario names relative to itself is read. */
+  fileAt: (path: string) => string;
   scriptFile?: string;
   source: YamlSource;
   issues: ConfigIssue[];
@@ -189,7 +189,7 @@ export function resolveModel(alias: string, entry: ModelConfigInput | null, o: R
   else if (stored !== undefined) model.apiBase = stored;
   checkKey(model, o, entry !== null && !chosen);
   if (provider === 'baseline' && name === 'script') {
-    const file = config.script !== undefined && sameProvider && !o.override ? (config.script.trim() === '' ? '' : resolve(o.baseDir, config.script)) : o.scriptFile;
+    const file = config.script !== undefined && sameProvider && !o.override ? (config.script.trim() === '' ? '' : o.fileAt(config.script)) : o.scriptFile;
     const kind = file ? fileKind(file) : undefined;
     if (file === '') o.issues.push(o.source.issue(path('script'), 'script is empty; name a file: `script: <file.json|file.jsonl>` (relative to the scenario)'));
     else if (!file) o.issues.push(o.source.issue(['models', alias], 'baseline:script needs a script: add `script: <file.json|file.jsonl>` (relative to the scenario)'));

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { ConfigIssue } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
 import { parseJsonLine } from '../core/jsonl.js';
@@ -37,7 +36,7 @@ const readAt = new WeakMap<Vars, TaskOrigin>();
  * `union` takes the Cartesian product of the lists, first variable slowest, in file order, so
  * the same file always gives the same tasks in the same order.
  */
-export function buildTasks(tasks: ScenarioFile['tasks'], baseDir: string, source: YamlSource, issues: ConfigIssue[], o: TaskFileOptions = {}): ScenarioTask[] {
+export function buildTasks(tasks: ScenarioFile['tasks'], fileAt: (path: string) => string, source: YamlSource, issues: ConfigIssue[], o: TaskFileOptions = {}): ScenarioTask[] {
   const hasContent = tasks.content !== undefined;
   const hasFile = tasks.file !== undefined;
   if (hasContent === hasFile) {
@@ -50,7 +49,7 @@ export function buildTasks(tasks: ScenarioFile['tasks'], baseDir: string, source
       issues.push(source.issue(['tasks', 'mode'], 'a task file holds one variable set per line or row: use mode: iter'));
       return [];
     }
-    sets = readTaskFile(resolve(baseDir, tasks.file!), source, issues, o.maxFileBytes ?? FILE_LIMITS.tasks);
+    sets = readTaskFile(fileAt(tasks.file!), source, issues, o.maxFileBytes ?? FILE_LIMITS.tasks);
   } else if (tasks.mode === 'iter') {
     if (!Array.isArray(tasks.content)) {
       issues.push(source.issue(['tasks', 'content'], 'mode iter takes a list of variable sets, e.g. - {persona: ..., question: ...}; for lists of values per variable use mode: union'));

@@ -53,3 +53,53 @@ it('the editor lists and opens the scenarios Paideia ships beside the working fo
     await store.close();
   }
 });
+
+it('checks a shipped scenario as its copy will be: files of the working folder win, paths out of the package are not taken along', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'paideia-editor-own-'));
+  const home = join(work, 'scenarios');
+  mkdirSync(join(home, 'scripts'), { recursive: true });
+  mkdirSync(join(home, 'dir.yaml'));
+  const script = readFileSync(join(SHIPPED, 'scripts', 'socratic-problem-solving.json'), 'utf8');
+  writeFileSync(join(home, 'scripts', 'mine.json'), script);
+  writeFileSync(join(home, 'scripts', 'socratic-judge-a.json'), '{"not":"a script"}');
+  const mine = readFileSync(join(SHIPPED, 'knowledge-explanation.yaml'), 'utf8');
+  writeFileSync(join(home, 'my copy.yaml'), mine);
+  const store = await openStore(`sqlite:${join(work, 'e.db')}`);
+  const server = await startApiServer(store, work, { folders: { base: work, suites: [], scenarios: [home, SHIPPED] } });
+  const post = async (path: string, body: object) => {
+    const r = await fetch(`${server.url}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify(body) });
+    return { status: r.status, ...((await r.json()) as { issues: Array<{ text: string }> }) };
+  };
+  const messages = (r: { issues: Array<{ text: string }> }) => r.issues.map(i => i.text).join('\n');
+  try {
+    const shipped = readFileSync(join(SHIPPED, 'contextual-question-generation.yaml'), 'utf8');
+    // Pointed at the user's own script in the working folder: valid, saved, and the copy loads.
+    const own = shipped.replace('script: scripts/contextual-question-generation.json', 'script: scripts/mine.json');
+    expect(messages(await post('/scenarios/validate', { name: 'contextual-question-generation.yaml', text: own }))).toBe('');
+    expect((await post('/scenarios/contextual-question-generation.yaml', { text: own })).status).toBe(200);
+    expect(messages(await post('/scenarios/validate', { name: 'contextual-question-generation.yaml', text: own }))).toBe('');
+
+    // A path out of the package resolves from the working folder, where the copy will be: not found, not saved.
+    const outside = shipped.replace('script: scripts/contextual-question-generation.json', 'script: ../package.json');
+    const refused = await post('/scenarios/interdisciplinary-lesson-planning.yaml', { text: outside.replace(/^name: .*$/m, 'name: other') });
+    expect(refused.status).toBe(400);
+    expect(messages(refused)).toMatch(/script file not found: .*paideia-editor-own-[^/]+\/package\.json/);
+
+    // The working folder already has a file the shipped scenario names: the copy would read it, and the check says so.
+    const judged = await post('/scenarios/validate', { name: 'socratic-problem-solving.yaml', text: readFileSync(join(SHIPPED, 'socratic-problem-solving.yaml'), 'utf8') }) as unknown as { warnings: string[] };
+    expect(judged.warnings).toEqual([`${join('scenarios', 'scripts', 'socratic-judge-a.json')} is your working folder's, not the file shipped with this scenario: the saved copy reads yours`]);
+
+    // Names as the launch page lists them; a folder named like a scenario is no scenario.
+    const listed = await (await fetch(`${server.url}/api/scenarios`)).json() as { names: string[] };
+    expect(listed.names).toContain('my copy.yaml');
+    expect(listed.names).not.toContain('dir.yaml');
+    expect(((await (await fetch(`${server.url}/api/scenarios/${encodeURIComponent('my copy.yaml')}`)).json()) as { text: string }).text).toBe(mine);
+    expect((await fetch(`${server.url}/api/scenarios/dir.yaml`)).status).toBe(404);
+    const launch = await (await fetch(`${server.url}/api/launch`)).json() as { scenarios: string[] };
+    expect(launch.scenarios.some(f => f.endsWith('dir.yaml'))).toBe(false);
+  } finally {
+    await server.close();
+    await store.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+});

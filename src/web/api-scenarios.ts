@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Hono } from 'hono';
@@ -32,9 +32,9 @@ export interface ScenarioCheck {
   outline: ScenarioOutline | null;
 }
 
-export function validateScenarioText(file: string, text: string, env: Env): ScenarioCheck {
+export function validateScenarioText(file: string, text: string, env: Env, fileAt?: (path: string) => string): ScenarioCheck {
   try {
-    const scenario = parseScenario(file, text, { env });
+    const scenario = parseScenario(file, text, { env, ...(fileAt ? { fileAt } : {}) });
     const graph: Array<[string, string]> = [['START', scenario.graph.first]];
     for (const [from, edge] of scenario.graph.edges) {
       for (const to of edge.kind === 'node' ? [edge.to] : edge.router.targets.map(t => t.name)) graph.push([from, to]);
@@ -61,7 +61,9 @@ export interface EditorScenario {
   shipped: boolean;
 }
 
-const SCENARIO_FILE = /^[\w.-]+\.ya?ml$/;
+// Any plain file name (spaces and accents too, as the launch page lists them), never a path.
+const SCENARIO_FILE = /^[^/\\\0]+\.ya?ml$/;
+const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
 
 /**
  * The scenario editor's API: open a scenario file, check a text as it is typed, save a new version.
@@ -72,15 +74,15 @@ const SCENARIO_FILE = /^[\w.-]+\.ya?ml$/;
 export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
   const api = new Hono();
   const [home = resolve(folders.base, 'scenarios'), ...others] = folders.scenarios.map(dir => resolve(folders.base, dir));
-  const namesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter(f => SCENARIO_FILE.test(f)) : []);
+  const namesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter(f => SCENARIO_FILE.test(f) && isFile(join(dir, f))) : []);
   // Only files directly in a scenario folder, by their name: no path from the browser is opened.
   const checkedName = (name: string) => {
-    if (name !== basename(name) || !SCENARIO_FILE.test(name)) throw new ConfigError([{ field: 'name', message: `"${name}" is not a scenario file name (letters, digits, - _ . ending in .yaml)` }]);
+    if (name !== basename(name) || !SCENARIO_FILE.test(name)) throw new ConfigError([{ field: 'name', message: `"${name}" is not a scenario file name (a name ending in .yaml, without a folder)` }]);
     return name;
   };
   const fileOf = (name: string) => join(home, checkedName(name));
   // The working folder's file of that name, else the first other folder's.
-  const openable = (name: string) => [home, ...others].map(dir => join(dir, checkedName(name))).find(f => existsSync(f));
+  const openable = (name: string) => [home, ...others].map(dir => join(dir, checkedName(name))).find(isFile);
 
   api.get('/scenarios', c => {
     const own = new Set(namesIn(home));
@@ -96,24 +98,51 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
     return c.json({ name: c.req.param('name'), text: readFileSync(file, 'utf8'), shipped: file !== fileOf(c.req.param('name')), folder: shown(home) });
   });
 
-  // Checked where the file is: a shipped scenario's scripts and task files are beside it until it is saved.
+  // Checked as it will be saved: in the working folder, a shipped scenario's own files coming along (copyFrom).
+  const check = (name: string, text: string) => {
+    const from = copyFrom(name);
+    const checked = validateScenarioText(fileOf(name), text, env, from ? path => fromHomeOr(from, path) : undefined);
+    // The copy reads the working folder's file where it has one: said when that is not the shipped one.
+    if (from) {
+      for (const path of namedFiles(text)) {
+        const own = resolve(home, path);
+        const theirs = resolve(from, path);
+        if (isFile(own) && isFile(theirs) && !readFileSync(own).equals(readFileSync(theirs))) {
+          checked.warnings.push(`${shown(own)} is your working folder's, not the file shipped with this scenario: the saved copy reads yours`);
+        }
+      }
+    }
+    return checked;
+  };
+  // The folder of the shipped scenario a save of `name` copies, while the working folder has none of that name.
+  const copyFrom = (name: string) => {
+    const file = openable(name);
+    return file && file !== fileOf(name) ? dirname(file) : undefined;
+  };
+  // A path the scenario names, read in the working folder, or else from the shipped one's folder
+  // when it lies inside it (a save copies exactly those: see copyReferencedFiles).
+  const fromHomeOr = (shippedDir: string, path: string) => {
+    const own = resolve(home, path);
+    return existsSync(own) ? own : shippedFileOf(shippedDir, home, path) ?? own;
+  };
+
   api.post('/scenarios/validate', async c => {
     const body = await c.req.json<{ name?: string; text?: string }>();
-    const name = body.name ?? 'scenario.yaml';
-    return c.json(validateScenarioText(openable(name) ?? fileOf(name), body.text ?? '', env));
+    return c.json(check(body.name ?? 'scenario.yaml', body.text ?? ''));
   });
 
   api.post('/scenarios/:name', async c => {
-    const file = fileOf(c.req.param('name'));
-    const from = openable(c.req.param('name'));
+    const name = c.req.param('name');
+    const file = fileOf(name);
+    const from = copyFrom(name);
     const body = await c.req.json<{ text?: string }>();
     const text = body.text ?? '';
-    const checked = validateScenarioText(from ?? file, text, env);
+    const checked = check(name, text);
     if (checked.issues.length) return c.json({ saved: false, ...checked }, 400);
     // The file keeps its name; the version before it is kept beside it, numbered.
     mkdirSync(home, { recursive: true });
     // A shipped scenario's first save: the files it names relative to itself come along, or the copy would not load.
-    if (from && from !== file) copyReferencedFiles(text, dirname(from), home);
+    if (from) copyReferencedFiles(text, from, home);
     if (existsSync(file)) writeFileSync(`${file}.v${Date.now()}`, readFileSync(file));
     writeFileSync(file, text);
     return c.json({ saved: true, path: shown(file), ...checked });
@@ -127,19 +156,41 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
 }
 
 /**
- * Copy the files a scenario names relative to its folder (its models' scripts, its task file) from
- * `fromDir` into `toDir`, each to the same relative path, unless one is there already. Paths that
- * are absolute or lead out of the folder are left alone: they resolve the same from either place,
- * or not at all.
+ * The file a shipped scenario in `shippedDir` names by `path`, when a copy saved into `home` takes
+ * it along: it exists, lies inside the shipped folder, would land inside `home`, and `home` has no
+ * file there yet (the user's own wins, and is what the copy is checked with).
  */
-function copyReferencedFiles(text: string, fromDir: string, toDir: string): void {
-  const doc = parseYaml(text) as { models?: Record<string, { script?: unknown } | null>; tasks?: { file?: unknown } | null } | null;
-  const named = [...Object.values(doc?.models ?? {}).map(m => m?.script), doc?.tasks?.file].filter((p): p is string => typeof p === 'string' && p.trim() !== '');
-  for (const path of new Set(named)) {
-    const source = resolve(fromDir, path);
-    const target = resolve(toDir, path);
-    if (!target.startsWith(toDir + sep) || !source.startsWith(fromDir + sep) || !existsSync(source) || existsSync(target)) continue;
+function shippedFileOf(shippedDir: string, home: string, path: string): string | undefined {
+  const source = resolve(shippedDir, path);
+  const target = resolve(home, path);
+  const inside = (dir: string, p: string) => p.startsWith(dir + sep);
+  return inside(shippedDir, source) && inside(home, target) && existsSync(source) && statSync(source).isFile() && !existsSync(target) ? source : undefined;
+}
+
+/**
+ * Copy the files a shipped scenario names relative to its folder (its models' scripts, its task
+ * file) into `home`, each to the same relative path: those shippedFileOf says come along, the ones
+ * the save was checked with. Any other path is read from `home` as it is, as the check read it.
+ */
+function copyReferencedFiles(text: string, shippedDir: string, home: string): void {
+  for (const path of namedFiles(text)) {
+    const source = shippedFileOf(shippedDir, home, path);
+    if (!source) continue;
+    const target = resolve(home, path);
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(source, target);
   }
+}
+
+/** The paths a scenario's text names relative to itself: its models' scripts and its task file (none when it does not parse). */
+function namedFiles(text: string): string[] {
+  let doc: { models?: Record<string, { script?: unknown } | null>; tasks?: { file?: unknown } | null } | null;
+  try {
+    doc = parseYaml(text) as typeof doc;
+  } catch {
+    return [];
+  }
+  const models = doc && typeof doc.models === 'object' && doc.models ? Object.values(doc.models) : [];
+  const named = [...models.map(m => (m && typeof m === 'object' ? m.script : undefined)), doc && typeof doc.tasks === 'object' ? doc.tasks?.file : undefined];
+  return [...new Set(named.filter((p): p is string => typeof p === 'string' && p.trim() !== ''))];
 }

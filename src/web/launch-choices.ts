@@ -34,7 +34,7 @@ export function launchChoices(env: Env, folders: LaunchFolders) {
   // Paths the run kinds resolve from the working folder: relative inside it, absolute outside.
   const rel = (p: string) => { const r = relative(folders.base, p); return r && !r.startsWith('..') ? r : p; };
   const suites = folders.suites.flatMap(dir => subfolders(dir).filter(d => readdirSync(d).some(f => f.endsWith('.jsonl')))).map(rel);
-  const scenarios = folders.scenarios.flatMap(dir => (existsSync(dir) ? readdirSync(dir).filter(f => /\.ya?ml$/.test(f)).map(f => join(dir, f)) : [])).map(rel);
+  const scenarios = folders.scenarios.flatMap(dir => (existsSync(dir) ? readdirSync(dir).filter(f => /\.ya?ml$/.test(f)).map(f => join(dir, f)).filter(f => { try { return statSync(f).isFile(); } catch { return false; } }) : [])).map(rel);
   return {
     suites: [...new Set(suites)], scenarios: [...new Set(scenarios)],
     baselines: BASELINE_NAMES.map(n => `baseline:${n}`),
