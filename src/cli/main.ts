@@ -39,10 +39,10 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 // or error lists every command.
 const named = process.argv[2];
 const loaded = new Set(named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS));
-const registerAll = async (names: Iterable<string>) => {
+const registerCommands = async (names: Iterable<string>) => {
   for (const register of await Promise.all([...names].map(name => COMMANDS[name]!()))) register(program);
 };
-await registerAll(loaded);
+await registerCommands(loaded);
 
 try {
   await program.parseAsync(process.argv);
@@ -52,7 +52,7 @@ try {
   setTimeout(() => process.exit(), 2000).unref();
   if (error instanceof CommanderError) {
     // `paideia validity report`: the pointer names the command of its own, which must be loaded to be found.
-    if (error.code === 'commander.unknownCommand') await registerAll(Object.keys(COMMANDS).filter(name => !loaded.has(name)));
+    if (error.code === 'commander.unknownCommand') await registerCommands(Object.keys(COMMANDS).filter(name => !loaded.has(name)));
     const pointer = error.code === 'commander.unknownCommand' ? unknownCommandPointer(program, process.argv.slice(2)) : undefined;
     if (pointer) process.stderr.write(`hint: ${pointer}\n`);
     process.exitCode = error.exitCode === 0 ? 0 : EXIT.badInput;
