@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { bootstrapCI } from './bootstrap.js';
 import { meanInterval } from './mean-interval.js';
 
 interface BootCase { data: string; statistic: string; method: string; seed: number; resamples: number; level: number; estimate: number; low: number; high: number }
@@ -24,6 +25,17 @@ describe('meanInterval', () => {
       expect(Math.abs(r.high! - c.high)).toBeLessThanOrEqual(1e-12);
     });
   }
+
+  it('a constant sample: the interval its resamples give, bit for bit, and the same checks of the options', () => {
+    for (const [value, n] of [[0.3, 7], [1, 20_000], [0, 2], [-0.1, 1001], [2 / 3, 333]] as const) {
+      const values = Array.from({ length: n }, () => value);
+      const drawn = bootstrapCI(values, 'mean', { resamples: 500, seed: 11, level: 0.9, method: 'percentile' });
+      expect(meanInterval(values, { resamples: 500, seed: 11, level: 0.9 })).toEqual({ mean: drawn.estimate, n, low: drawn.low, high: drawn.high });
+    }
+    expect(() => meanInterval([1, 1, 1], { resamples: 1, seed: 1 })).toThrow(/resamples/);
+    expect(() => meanInterval([1, 1, 1], { resamples: 100, seed: 1, level: 1.5 })).toThrow(/level/);
+    expect(() => meanInterval([Infinity, Infinity], { resamples: 100, seed: 1 })).toThrow();
+  });
 
   it('no values: no mean and no interval', () => {
     expect(meanInterval([], { resamples: 100, seed: 1 })).toEqual({ mean: null, n: 0, low: null, high: null });
