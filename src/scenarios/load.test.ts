@@ -378,8 +378,8 @@ describe('model overrides (--model alias=spec)', () => {
     expect(other.variants.map(v => v.label)).toEqual(['tutor[learner=openai:a]', 'tutor[learner=openai:b]']);
   });
 
-  it('baseline:script needs a script that exists', () => {
-    const dir = scenarioDir({ 'script.json': '["hi"]' });
+  it('baseline:script needs a script that exists, and whose turns read as the run would read them', () => {
+    const dir = scenarioDir({ 'script.json': '["hi"]', 'wrong.json': '{"not":"a script"}' });
     const text = LOOP_SCENARIO.replace('tutor: { type: openai, model: tutor-model, api_base: http://127.0.0.1:9/v1 }', 'tutor: { type: baseline, model: script, script: script.json }');
     writeScenario(dir, 'ok.yaml', text);
     writeScenario(dir, 'missing.yaml', text.replace('script: script.json', 'script: nope.json'));
@@ -387,6 +387,8 @@ describe('model overrides (--model alias=spec)', () => {
     expect(loadScenario(join(dir, 'ok.yaml')).models.get('tutor')!.scriptFile).toBe(join(dir, 'script.json'));
     expect(issuesOf(() => loadScenario(join(dir, 'missing.yaml')))[0]).toMatchObject({ field: 'models.tutor.script', message: expect.stringMatching(/not found/) });
     expect(issuesOf(() => loadScenario(join(dir, 'none.yaml')))[0]!.message).toMatch(/baseline:script needs a script/);
+    writeScenario(dir, 'wrong.yaml', text.replace('script: script.json', 'script: wrong.json'));
+    expect(issuesOf(() => loadScenario(join(dir, 'wrong.yaml')))).toContainEqual(expect.objectContaining({ file: join(dir, 'wrong.json'), message: expect.stringMatching(/not/) }));
   });
 });
 

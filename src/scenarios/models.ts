@@ -1,12 +1,13 @@
 import type { Env } from '../core/env.js';
 import { statSync } from 'node:fs';
 import type { ChatModel, ChatParams } from '../core/chat-model.js';
-import type { ConfigIssue } from '../core/errors.js';
+import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { quoteValue } from '../core/text-safety.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ModelSpec, ModelSpecString } from '../core/model-spec.js';
 import { createAnthropicModel } from '../providers/anthropic/index.js';
 import { createChatModel } from '../providers/create-chat-model.js';
+import { loadScriptFile } from '../providers/script/index.js';
 import { retryMiddleware, wrapChatModel } from '../providers/middleware/index.js';
 import { sharedLimits, timeoutFlagHint, type SharedLimitSettings } from '../engine/models.js';
 import { createOpenAICompatibleModel } from '../providers/openai-compatible/index.js';
@@ -195,7 +196,16 @@ export function resolveModel(alias: string, entry: ModelConfigInput | null, o: R
     else if (!file) o.issues.push(o.source.issue(['models', alias], 'baseline:script needs a script: add `script: <file.json|file.jsonl>` (relative to the scenario)'));
     else if (kind === 'missing') o.issues.push(o.source.issue(path('script'), `script file not found: ${file}`));
     else if (kind !== 'file') o.issues.push(o.source.issue(path('script'), `the script ${file} is ${kind}, not a regular file; name a .json or .jsonl file`));
-    else model.scriptFile = file;
+    else {
+      model.scriptFile = file;
+      // Its turns are checked now, as the run would read them: a wrong script is bad input before any dialogue.
+      try {
+        loadScriptFile(file);
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        o.issues.push(...error.issues);
+      }
+    }
   } else if (config.script !== undefined && sameProvider && !o.override) {
     o.issues.push(o.source.issue(path('script'), 'script is read only by type baseline with model script'));
   }

@@ -95,6 +95,8 @@ it('checks a shipped scenario as its copy will be: files of the working folder w
     expect(listed.names).not.toContain('dir.yaml');
     expect(((await (await fetch(`${server.url}/api/scenarios/${encodeURIComponent('my copy.yaml')}`)).json()) as { text: string }).text).toBe(mine);
     expect((await fetch(`${server.url}/api/scenarios/dir.yaml`)).status).toBe(404);
+    const overFolder = await post('/scenarios/dir.yaml', { text: mine }) as unknown as { status: number; error: string };
+    expect([overFolder.status, overFolder.error]).toEqual([400, expect.stringContaining('scenarios/dir.yaml is a folder, not a scenario file')]);
     const launch = await (await fetch(`${server.url}/api/launch`)).json() as { scenarios: string[] };
     expect(launch.scenarios.some(f => f.endsWith('dir.yaml'))).toBe(false);
   } finally {

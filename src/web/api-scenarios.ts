@@ -77,7 +77,7 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
   const namesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter(f => SCENARIO_FILE.test(f) && isFile(join(dir, f))) : []);
   // Only files directly in a scenario folder, by their name: no path from the browser is opened.
   const checkedName = (name: string) => {
-    if (name !== basename(name) || !SCENARIO_FILE.test(name)) throw new ConfigError([{ field: 'name', message: `"${name}" is not a scenario file name (a name ending in .yaml, without a folder)` }]);
+    if (name !== basename(name) || !SCENARIO_FILE.test(name)) throw new ConfigError([{ field: 'name', message: `"${name}" is not a scenario file name (a name ending in .yaml or .yml, without a folder)` }]);
     return name;
   };
   const fileOf = (name: string) => join(home, checkedName(name));
@@ -137,6 +137,7 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
     const from = copyFrom(name);
     const body = await c.req.json<{ text?: string }>();
     const text = body.text ?? '';
+    if (existsSync(file) && !isFile(file)) throw new ConfigError([{ field: 'name', message: `${shown(file)} is a folder, not a scenario file; save under another name` }]);
     const checked = check(name, text);
     if (checked.issues.length) return c.json({ saved: false, ...checked }, 400);
     // The file keeps its name; the version before it is kept beside it, numbered.
