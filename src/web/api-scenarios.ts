@@ -1,5 +1,4 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Hono } from 'hono';
 import { ConfigError, formatLocation, type Env } from '../core/index.js';
@@ -98,13 +97,15 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
     return c.json({ name: c.req.param('name'), text: readFileSync(file, 'utf8'), shipped: file !== fileOf(c.req.param('name')), folder: shown(home) });
   });
 
-  // Checked as it will be saved: in the working folder, a shipped scenario's own files coming along (copyFrom).
+  // Checked as it will be saved: in the working folder, the files a shipped scenario names that the
+  // copy takes along read from the package. The parser says which files it names (each read
+  // through fileAt), so the save copies exactly those, and warns where the working folder's differ.
   const check = (name: string, text: string) => {
     const from = copyFrom(name);
-    const checked = validateScenarioText(fileOf(name), text, env, from ? path => fromHomeOr(from, path) : undefined);
-    // The copy reads the working folder's file where it has one: said when that is not the shipped one.
+    const named: string[] = [];
+    const checked = validateScenarioText(fileOf(name), text, env, from ? path => (named.push(path), fromHomeOr(from, path)) : undefined);
     if (from) {
-      for (const path of namedFiles(text)) {
+      for (const path of new Set(named)) {
         const own = resolve(home, path);
         const theirs = resolve(from, path);
         if (isFile(own) && isFile(theirs) && !readFileSync(own).equals(readFileSync(theirs))) {
@@ -112,7 +113,7 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
         }
       }
     }
-    return checked;
+    return { checked, from, named };
   };
   // The folder of the shipped scenario a save of `name` copies, while the working folder has none of that name.
   const copyFrom = (name: string) => {
@@ -120,7 +121,7 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
     return file && file !== fileOf(name) ? dirname(file) : undefined;
   };
   // A path the scenario names, read in the working folder, or else from the shipped one's folder
-  // when it lies inside it (a save copies exactly those: see copyReferencedFiles).
+  // when the save takes it along (shippedFileOf).
   const fromHomeOr = (shippedDir: string, path: string) => {
     const own = resolve(home, path);
     return existsSync(own) ? own : shippedFileOf(shippedDir, home, path) ?? own;
@@ -128,22 +129,21 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
 
   api.post('/scenarios/validate', async c => {
     const body = await c.req.json<{ name?: string; text?: string }>();
-    return c.json(check(body.name ?? 'scenario.yaml', body.text ?? ''));
+    return c.json(check(body.name ?? 'scenario.yaml', body.text ?? '').checked);
   });
 
   api.post('/scenarios/:name', async c => {
     const name = c.req.param('name');
     const file = fileOf(name);
-    const from = copyFrom(name);
     const body = await c.req.json<{ text?: string }>();
     const text = body.text ?? '';
     if (existsSync(file) && !isFile(file)) throw new ConfigError([{ field: 'name', message: `${shown(file)} is a folder, not a scenario file; save under another name` }]);
-    const checked = check(name, text);
+    const { checked, from, named } = check(name, text);
     if (checked.issues.length) return c.json({ saved: false, ...checked }, 400);
     // The file keeps its name; the version before it is kept beside it, numbered.
     mkdirSync(home, { recursive: true });
     // A shipped scenario's first save: the files it names relative to itself come along, or the copy would not load.
-    if (from) copyReferencedFiles(text, from, home);
+    if (from) copyShippedFiles(named, from, home);
     if (existsSync(file)) writeFileSync(`${file}.v${Date.now()}`, readFileSync(file));
     writeFileSync(file, text);
     return c.json({ saved: true, path: shown(file), ...checked });
@@ -165,33 +165,20 @@ function shippedFileOf(shippedDir: string, home: string, path: string): string |
   const source = resolve(shippedDir, path);
   const target = resolve(home, path);
   const inside = (dir: string, p: string) => p.startsWith(dir + sep);
-  return inside(shippedDir, source) && inside(home, target) && existsSync(source) && statSync(source).isFile() && !existsSync(target) ? source : undefined;
+  return inside(shippedDir, source) && inside(home, target) && isFile(source) && !existsSync(target) ? source : undefined;
 }
 
 /**
- * Copy the files a shipped scenario names relative to its folder (its models' scripts, its task
- * file) into `home`, each to the same relative path: those shippedFileOf says come along, the ones
- * the save was checked with. Any other path is read from `home` as it is, as the check read it.
+ * Copy the files a shipped scenario names relative to its folder (`named`: its models' scripts,
+ * its task file, as the parser read them) into `home`, each to the same relative path: those
+ * shippedFileOf says come along, the ones the save was checked with.
  */
-function copyReferencedFiles(text: string, shippedDir: string, home: string): void {
-  for (const path of namedFiles(text)) {
+function copyShippedFiles(named: ReadonlyArray<string>, shippedDir: string, home: string): void {
+  for (const path of new Set(named)) {
     const source = shippedFileOf(shippedDir, home, path);
     if (!source) continue;
     const target = resolve(home, path);
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(source, target);
   }
-}
-
-/** The paths a scenario's text names relative to itself: its models' scripts and its task file (none when it does not parse). */
-function namedFiles(text: string): string[] {
-  let doc: { models?: Record<string, { script?: unknown } | null>; tasks?: { file?: unknown } | null } | null;
-  try {
-    doc = parseYaml(text) as typeof doc;
-  } catch {
-    return [];
-  }
-  const models = doc && typeof doc.models === 'object' && doc.models ? Object.values(doc.models) : [];
-  const named = [...models.map(m => (m && typeof m === 'object' ? m.script : undefined)), doc && typeof doc.tasks === 'object' ? doc.tasks?.file : undefined];
-  return [...new Set(named.filter((p): p is string => typeof p === 'string' && p.trim() !== ''))];
 }
