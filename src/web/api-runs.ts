@@ -38,16 +38,20 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
   });
 
   api.get('/runs/:id', async c => {
+    // Whether a live run has finished is read before the stored status: a run that ends while the
+    // store is read is then still followed (its events end at once), never shown as "running" and
+    // finished, which a page would draw as running for ever.
+    const l = live.get(c.req.param('id'));
+    const finished = Boolean(l && (l.outcome || l.error));
     const run = await store.getRun(c.req.param('id'));
     if (!run) return c.json({ error: `no run "${c.req.param('id')}" in this store` }, 404);
-    const l = live.get(run.id);
     // The same count as `paideia runs` and the run list: every trial of every step kind.
     const [results, counts, soFar] = await Promise.all([runResults(store, run.id), countTrials(store, run.id), scoresSoFar(store, run.id)]);
     return c.json({
       id: run.id, kind: run.kind, status: run.status, note: run.note ?? null, createdAt: run.createdAt, updatedAt: run.updatedAt,
       models: run.config.models.map(m => ({ alias: m.alias, spec: m.spec })), repeats: run.config.repeats,
       spentUsd: await store.spentUsd(run.id), costIncomplete: unpricedModels(run).length > 0, counts, results, scoresSoFar: soFar,
-      live: l ? { progress: l.progress, warnings: l.warnings, finished: Boolean(l.outcome || l.error), error: l.error ?? null } : null,
+      live: l ? { progress: l.progress, warnings: l.warnings, finished, error: finished ? l.error ?? null : null } : null,
       interrupted: await runInterrupted(store, run),
       resumable: (await continueConfig(store, run.id)) !== undefined,
       // Blind scoring shares a scenario run's judged dialogues; other kinds get an expert file from
