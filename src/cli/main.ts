@@ -13,6 +13,13 @@ const program = new Command('paideia')
   .version(PAIDEIA_VERSION)
   .showHelpAfterError()
   .exitOverride();
+// Commander's error output (an unknown command, a suggestion, the help after it) is held until it
+// is known whether Paideia has a pointer of its own: `paideia scenario runs` would otherwise say
+// "Did you mean run?" and print the scenario group's help above a hint that runs is a command of
+// its own. Set before the commands are made, which inherit it.
+const heldErrors: string[] = [];
+program.configureOutput({ writeErr: text => void heldErrors.push(text) });
+const releaseErrors = () => process.stderr.write(heldErrors.splice(0).join(''));
 
 // Each command's module is loaded only when it is the one asked for: together they import some 600
 // modules (the web app, every run kind, the statistics), a third of a second before any work.
@@ -37,6 +44,10 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 };
 // Only a command named first is loaded alone: after a flag (`--help run`), the program's own help
 // or error lists every command.
+// `paideia help scenario run` asks for a subcommand's help: commander's help command takes one
+// word (it showed the group's), so it is asked as `paideia scenario run --help`.
+const operands = process.argv.slice(3);
+if (process.argv[2] === 'help' && operands.length > 1 && operands.every(a => !a.startsWith('-'))) process.argv.splice(2, Infinity, ...operands, '--help');
 const named = process.argv[2];
 const loaded = new Set(named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS));
 const registerCommands = async (names: Iterable<string>) => {
@@ -54,7 +65,11 @@ try {
     // `paideia validity report`: the pointer names the command of its own, which must be loaded to be found.
     if (error.code === 'commander.unknownCommand') await registerCommands(Object.keys(COMMANDS).filter(name => !loaded.has(name)));
     const pointer = error.code === 'commander.unknownCommand' ? unknownCommandPointer(program, process.argv.slice(2)) : undefined;
-    if (pointer) process.stderr.write(`hint: ${pointer}\n`);
+    // With a pointer, commander's first line stands and the pointer replaces its guess and help.
+    if (pointer) {
+      heldErrors.length = 0;
+      process.stderr.write(`${error.message.split('\n')[0]}\nhint: ${pointer}\n`);
+    } else releaseErrors();
     process.exitCode = error.exitCode === 0 ? 0 : EXIT.badInput;
   } else if (error instanceof ConfigError) {
     // Setup errors print without a stack: the message says what to fix and where. Messages quote
@@ -73,4 +88,7 @@ try {
     process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
     process.exitCode = 1;
   }
+} finally {
+  // Anything commander said that no branch above printed.
+  releaseErrors();
 }

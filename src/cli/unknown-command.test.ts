@@ -14,6 +14,28 @@ describe('a verb of its own asked of a group', () => {
     expect(r.stderr).toMatch(/^hint: "report" is a command of its own, not of "validity": .*paideia report <run-id> --experts FILE; CSV files: paideia validity analyze --help/m);
   });
 
+  it('`paideia scenario runs` gives the pointer alone: no "Did you mean run?" and no group help above it that contradict it', async () => {
+    const r = await runCli(['scenario', 'runs'], { cwd: mkdtempSync(join(tmpdir(), 'paideia-unknown-')) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: unknown command 'runs'\nhint: "runs" is a command of its own, not of "scenario": paideia runs [options] [command] (paideia runs --help)\n`);
+    // A word that is no command of Paideia's keeps commander's suggestion and the group's help.
+    const typo = await runCli(['scenario', 'rnu'], { cwd: mkdtempSync(join(tmpdir(), 'paideia-unknown-')) });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^error: unknown command 'rnu'\n\(Did you mean run\?\)\n\nUsage: paideia scenario /);
+    expect(typo.stderr).not.toMatch(/hint:/);
+  });
+
+  it('`paideia help scenario run` shows the help of `scenario run`, as `paideia scenario run --help` does', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-help-'));
+    const nested = await runCli(['help', 'scenario', 'run'], { cwd });
+    const direct = await runCli(['scenario', 'run', '--help'], { cwd });
+    expect(nested.code).toBe(0);
+    expect(nested.stdout).toMatch(/^Usage: paideia scenario run \[options\] <file>/);
+    expect(nested.stdout).toBe(direct.stdout);
+    // One word still shows that command's help.
+    expect((await runCli(['help', 'scenario'], { cwd })).stdout).toMatch(/^Usage: paideia scenario \[options\] \[command\]/);
+  });
+
   it('points at the verb with its usage for any group, under npx as npx paideia, and says nothing for a word that is no command', () => {
     const program = new Command('paideia');
     program.command('rescore <run-id>');
