@@ -11,7 +11,7 @@ export interface ProgressStream {
   write(text: string): unknown;
 }
 
-export function createProgress(stream: ProgressStream = process.stderr): (e: RunEvent) => void {
+export function createProgress(stream: ProgressStream = process.stderr, trialsAre?: string): (e: RunEvent) => void {
   const tty = stream.isTTY === true;
   let total = 0, done = 0, failed = 0, spent = 0, startDone = 0;
   let started = Date.now(), lastLog = 0, lastDecile = -1, lastDraw = 0;
@@ -33,7 +33,7 @@ export function createProgress(stream: ProgressStream = process.stderr): (e: Run
       spent = e.spentUsd;
       startDone = done + failed;
       started = Date.now();
-      stream.write(`${runId ? `run ${runId}: ` : ''}${startLine(e)}\n`);
+      stream.write(`${runId ? `run ${runId}: ` : ''}${startLine(e, trialsAre)}\n`);
       return;
     }
     if (e.type === 'stop') {
@@ -82,10 +82,10 @@ export function stopWhy(e: { reason: string; endpoint?: string | undefined }): s
 }
 
 /** What a session starts with: failed trials run again (`--retry-errors`) still count as failed before. */
-export function startLine(e: { pending: number; done: number; failed: number; retried?: number }): string {
+export function startLine(e: { pending: number; done: number; failed: number; retried?: number }, trialsAre?: string): string {
   const retried = e.retried ?? 0;
   const again = retried ? ` (${retried} of them run again)` : '';
-  return `${e.pending} trial(s) to run; ${e.done} done and ${e.failed + retried} failed before${again}.`;
+  return `${e.pending} trial(s)${trialsAre ? ` (${trialsAre})` : ''} to run; ${e.done} done and ${e.failed + retried} failed before${again}.`;
 }
 
 function formatSeconds(s: number): string {

@@ -28,6 +28,8 @@ export interface RunKindCommands {
   templateCells(store: Store, run: RunRecord): Promise<TemplateCell[]>;
   /** What a session of the run did, in the kind's own units (default: trials done, failed and pending). */
   counts?(outcome: RunOutcome): string;
+  /** What the kind's trials are, in words, where "trials" alone would not say (a scenario run's: dialogues and judgments). */
+  trialsAre?: string;
 }
 
 export interface TemplateCell { observation: string; item: string; text: string }
@@ -97,6 +99,7 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
   scenario: {
     // Dialogues and judgments, as `scenario run` says them (`paideia runs` counts both as trials).
     counts: outcome => scenarioCounts((outcome as RunOutcome & { scenario: ScenarioRunSummary }).scenario),
+    trialsAre: 'dialogues and judgments',
     async rescore(store, run, o) {
       const r = await rescoreScenario(store, run.id, o.scenario ? { file: o.scenario } : {});
       const stale = r.needsCall

@@ -59,7 +59,7 @@ describe('paideia run --resume ID continues a run of any kind from the config it
     const forWorkers = await runCli(['run', '--resume', runId, '--cost-cap', '1', '--plan-only', '--store', store], { cwd: elsewhere, env: { OPENAI_API_KEY: 'k' } });
     expect(forWorkers.code, forWorkers.stderr).toBe(0);
     expect(server.requests.length).toBe(before);
-    expect(hintAfter(forWorkers.stderr, 'planned; run its trials with:')).toMatch(new RegExp(`^paideia worker --run ${runId} --store `));
+    expect(hintAfter(forWorkers.stderr, 'planned; run its dialogues and judgments with:')).toMatch(new RegExp(`^paideia worker --run ${runId} --store `));
     // Its hint, pasted, raises the cap and finishes the run.
     const hint = hintAfter(again.stderr, 'resume with:');
     expect(hint).toMatch(new RegExp(`^paideia run --resume ${runId} --cost-cap 1 --store `));
@@ -67,6 +67,7 @@ describe('paideia run --resume ID continues a run of any kind from the config it
     expect(pasted.code, pasted.stderr).toBe(0);
     expect(server.requests.length).toBeGreaterThan(stored);
     // Said in dialogues and judgments, as `scenario run` says them (`paideia runs` counts both as trials).
+    expect(pasted.stderr).toMatch(new RegExp(`^run ${runId}: \\d+ trial\\(s\\) \\(dialogues and judgments\\) to run; \\d+ done and 0 failed before\\.$`, 'm'));
     expect(pasted.stderr).toMatch(new RegExp(`run ${runId} \\(scenario\\): \\d+ ended, 0 capped, 0 failed, 0 pending dialogue\\(s\\)`));
     const db = new Database(join(cwd, 'p.db'), { readonly: true });
     const served = (db.prepare(`SELECT COUNT(*) AS n FROM calls WHERE run_id = ? AND json_extract(request, '$.context.role') != 'judge'`).get(runId) as { n: number }).n;

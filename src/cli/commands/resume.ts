@@ -166,14 +166,15 @@ async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, sui
   if (ignored.length) process.stderr.write(`warning: --resume continues the stored ${run.kind} run as it was planned; ignoring ${ignored.join(', ')}\n`);
 
   const handle = startRun(config as RunConfig, { store, keepConfig: { update: set.map(c => c.key).filter(k => !unknown.includes(k)) } });
-  handle.on(createProgress());
+  const trialsAre = runKindOf(run).trialsAre;
+  handle.on(createProgress(process.stderr, trialsAre));
   const detach = stopOnSignals(handle);
   try {
     const outcome: RunOutcome = await handle.done;
     const counts = runKindOf(run).counts?.(outcome) ?? `${outcome.done} done, ${outcome.failed} failed, ${outcome.pending} pending`;
     process.stderr.write(`run ${run.id} (${run.kind}): ${counts}; ${await spentText(store, run.id, outcome.spentUsd)} (store ${store.url})\n`);
     if (planOnly) {
-      process.stderr.write(`planned; run its trials with: ${commandHint(['worker', '--run', run.id], store.url)} (as many as you like, on any machine that reaches the store)\n`);
+      process.stderr.write(`planned; run its ${trialsAre ?? 'trials'} with: ${commandHint(['worker', '--run', run.id], store.url)} (as many as you like, on any machine that reaches the store)\n`);
       return { runId: run.id, exitCode: EXIT_CODES.ok };
     }
     if (f.report) {
