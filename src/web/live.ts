@@ -48,10 +48,13 @@ export class LiveRuns {
     this.runs.delete(runId);
   }
 
-  /** Start a run; resolves with its id once planned, or rejects with the config's problems. */
+  /**
+   * Start a run; resolves with its id once planned, or rejects with the config's problems. A run
+   * this server is running already (the same run id: the same files and settings, however the
+   * config is written) is joined, not started again; an equal config whose files changed since
+   * is another run and starts.
+   */
   async launch(config: JsonObject): Promise<LiveRun> {
-    const running = [...this.runs.values()].find(r => !r.outcome && !r.error && JSON.stringify(r.config) === JSON.stringify(config));
-    if (running) return running;
     const handle = startRun(config as unknown as RunConfig, { store: this.store, env: this.env });
     const live: LiveRun = { runId: '', config, handle, progress: { total: 0, done: 0, failed: 0, spentUsd: 0, stopping: false }, warnings: [] };
     const early: RunEvent[] = [];
@@ -60,6 +63,14 @@ export class LiveRuns {
     const first = await Promise.race([handle.runId.then(id => ({ id })), handle.done.then(() => ({ id: undefined }), (e: unknown) => ({ error: e }))]);
     if ('error' in first) { off(); throw first.error; }
     live.runId = first.id ?? (await handle.runId);
+    const running = this.runs.get(live.runId);
+    if (running && !running.outcome && !running.error) {
+      // The running session holds the run's trials: this one would only be refused them.
+      off();
+      handle.stop();
+      handle.done.catch(() => undefined);
+      return running;
+    }
     for (const e of early) follow(live, e);
     this.runs.set(live.runId, live);
     handle.done.then(o => { live.outcome = o; }, (e: unknown) => { live.error = e instanceof Error ? e.message : String(e); }).finally(off);

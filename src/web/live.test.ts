@@ -15,7 +15,8 @@ let store: Store;
 let model: FakeServer;
 let web: RunningServer;
 let openGate!: () => void;
-const gate = new Promise<void>(r => { openGate = r; });
+let gate = new Promise<void>(r => { openGate = r; });
+const closeGate = () => { gate = new Promise<void>(r => { openGate = r; }); };
 /** Set by the test: the run's record is read, then the run finishes, then the read returns. */
 let finishDuringRead: ((id: string) => Promise<void>) | undefined;
 
@@ -79,5 +80,63 @@ describe('a run page asked for while its run ends', () => {
       expect(events).toMatch(/event: end\ndata: \{"outcome":\{[^\n]*"status":"completed"/);
     }
     expect((await (await fetch(`${web.url}/api/runs/${runId}`)).json() as { status: string }).status).toBe('completed');
+  }, 60_000);
+});
+
+const launch = async (config: Record<string, unknown>) => {
+  const res = await fetch(`${web.url}/api/launch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ config }) });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json() as { runId: string }).runId;
+};
+type Detail = { status: string; live: { finished: boolean; error: string | null } | null };
+const detailOf = async (id: string) => await (await fetch(`${web.url}/api/runs/${id}`)).json() as Detail;
+
+describe('a launch of a run this server is already running', () => {
+  it('joins the live run by its id (a config written otherwise is the same run): the run stays followed and stoppable', async () => {
+    closeGate();
+    const config = { kind: 'suite', suites: [join(dir, 'suites/two')], models: ['m=openai:m2'], repeats: 20 };
+    const first = await launch(config);
+    await expect.poll(() => model.requests.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    // The same run asked again in other words (the seed given at its default): the same run id.
+    // Twice at once, too (a double click): one session runs it.
+    const [again, twice] = await Promise.all([launch({ ...config, seed: 20261129 }), launch(config)]);
+    expect([again, twice]).toEqual([first, first]);
+    // The second session is refused by the first one's claims; that must not become the run's state.
+    await new Promise(r => setTimeout(r, 500));
+    expect((await detailOf(first)).live).toMatchObject({ finished: false, error: null });
+    // Stop reaches the session that runs it: the calls in flight finish, nothing new starts.
+    const stop = await fetch(`${web.url}/api/runs/${first}/stop`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(stop.status).toBe(200);
+    openGate();
+    await expect.poll(async () => (await detailOf(first)).live?.finished, { timeout: 20_000 }).toBe(true);
+    expect((await detailOf(first)).status).toBe('stopped');
+    expect(model.requests.filter(r => (r.body as { model?: string }).model === 'm2').length).toBeLessThan(40);
+  }, 60_000);
+
+  it('a run launched twice at once is run by one session, which the page follows', async () => {
+    closeGate();
+    const config = { kind: 'suite', suites: [join(dir, 'suites/two')], models: ['m=openai:m4'], repeats: 20 };
+    const [a, b] = await Promise.all([launch(config), launch(config)]);
+    expect(a).toBe(b);
+    await new Promise(r => setTimeout(r, 500));
+    expect((await detailOf(a)).live).toMatchObject({ finished: false, error: null });
+    openGate();
+    await expect.poll(async () => (await detailOf(a)).live?.finished, { timeout: 20_000 }).toBe(true);
+    expect((await detailOf(a)).status).toBe('completed');
+    expect(model.requests.filter(r => (r.body as { model?: string }).model === 'm4').length).toBe(40);
+  }, 60_000);
+
+  it('starts the edited scenario or suite as a run of its own: an equal config is not the same run when its files changed', async () => {
+    closeGate();
+    const config = { kind: 'suite', suites: [join(dir, 'suites/two')], models: ['m=openai:m3'], repeats: 2 };
+    const first = await launch(config);
+    const items = readFileSync(join(dir, 'suites/two/exercises.jsonl'), 'utf8').split('\n').filter(Boolean);
+    writeFileSync(join(dir, 'suites/two/exercises.jsonl'), `${items[0]}\n`);
+    const second = await launch(config);
+    openGate();
+    expect(second).not.toBe(first);
+    await expect.poll(async () => (await detailOf(second)).live?.finished, { timeout: 20_000 }).toBe(true);
+    expect((await detailOf(second)).status).toBe('completed');
+    writeFileSync(join(dir, 'suites/two/exercises.jsonl'), `${items.join('\n')}\n`);
   }, 60_000);
 });
