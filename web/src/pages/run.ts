@@ -47,8 +47,36 @@ export async function runPage(main: HTMLElement, [id]: string[], query: URLSearc
       costIncomplete: run.costIncomplete, onProgress, onEnd: reload,
     }));
   }
-  else put(progressBox, ...idleControls(run, reload));
+  else {
+    put(progressBox, ...idleControls(run, reload));
+    // Another process runs it (the CLI, a worker): its stored state is asked for until it changes.
+    if (run.status === 'running' && !run.interrupted) {
+      stopFollowing.push(watchStored(`/runs/${encodeURIComponent(run.id)}`, run, now => put(facts, countsText(now.counts.done, now.counts.failed, now.counts.pending, now.counts.total)), reload));
+    }
+  }
   return () => stopFollowing.forEach(f => f());
+}
+
+/** How often a page asks again about a run another process works on. */
+const POLL_MS = 2000;
+
+/**
+ * Ask for a run's stored state every POLL_MS: its counts go to `counts`; once its status (or
+ * interruption) differs from what the page drew, `ended` is called and the asking stops. Returns the stop.
+ */
+function watchStored(path: string, drawn: RunDetail, counts: (now: RunDetail) => void, ended: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const ask = () => {
+    timer = setTimeout(async () => {
+      const now = await api<RunDetail>(path).catch(() => undefined);
+      if (timer === undefined) return;
+      if (now && (now.status !== drawn.status || now.interrupted !== drawn.interrupted)) return ended();
+      if (now) counts(now);
+      ask();
+    }, POLL_MS);
+  };
+  ask();
+  return () => { clearTimeout(timer); timer = undefined; };
 }
 
 const countsText = (done: number, failed: number, pending: number, total: number) => `${done} done, ${failed} failed, ${Math.max(0, pending)} pending of ${total}`;
@@ -57,7 +85,10 @@ function idleControls(run: RunDetail, reload: () => void): HTMLElement[] {
   const out: HTMLElement[] = [];
   if (run.live?.error) out.push(h('p', { class: 'error', role: 'alert' }, run.live.error));
   const unfinished = run.counts.pending > 0 || run.status === 'stopped';
-  if (run.resumable && unfinished) {
+  // A run another process is working on is not offered for resuming: its trials are that process's.
+  const elsewhere = run.status === 'running' && !run.interrupted;
+  if (elsewhere) out.push(h('p', { class: 'muted', id: 'run-elsewhere' }, 'Another process (the command line or a worker) is running it; this page shows its progress as it is stored.'));
+  if (run.resumable && unfinished && !elsewhere) {
     out.push(h('h2', { id: 'live-h' }, 'Resume'), h('button', {
       type: 'button', onclick: async () => { await api(`/runs/${encodeURIComponent(run.id)}/resume`, { method: 'POST', body: {} }); reload(); },
     }, 'Resume run'));
