@@ -28,6 +28,11 @@ export interface RunContext {
   env?: Env;
   /** Every event as it happens; the run id comes first, with `planned`. */
   onEvent(event: RunEvent): void;
+  /**
+   * Whether a file an input names may be read (a scenario's script or task file, named inside the
+   * scenario): undefined if so, else why not. Default: any file (the web app allows its folders only).
+   */
+  readable?: (path: string) => string | undefined;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface StartOptions {
   /** Aborting it aborts the run (calls in flight included). */
   signal?: AbortSignal;
   env?: Env;
+  /** Which files an input names may be read (RunContext.readable); default any. */
+  readable?: (path: string) => string | undefined;
   /**
    * Store the run's resume config when it is planned (default true: the whole config). A worker
    * joins a run with its own concurrency: that must not change how the run's other sessions
@@ -97,7 +99,7 @@ export function startRunWith(kinds: ReadonlyArray<RunKind>, config: unknown, o: 
     let outcome: RunOutcome;
     try {
       outcome = await kind.start(parsed.data, {
-        store: o.store, signal: abort.signal, stopSignal: drain.signal, onEvent: emit, ...(o.env ? { env: o.env } : {}),
+        store: o.store, signal: abort.signal, stopSignal: drain.signal, onEvent: emit, ...(o.env ? { env: o.env } : {}), ...(o.readable ? { readable: o.readable } : {}),
       });
     } catch (error) {
       // The run's own failure is the one to report, whatever became of keeping its config.

@@ -14,7 +14,7 @@ import { ScenarioFileSchema, type ScenarioFile } from './schema.js';
 import { expandShortForms, type ExpandedScenarioFile } from './short-forms.js';
 import { buildTasks, type TaskOrigin } from './tasks.js';
 import { placeholders } from './template.js';
-import type { PromptMessage, Scenario, ScenarioAgent, ScenarioModel, ScenarioTask, ScenarioVariant } from './types.js';
+import type { FileAt, PromptMessage, Scenario, ScenarioAgent, ScenarioModel, ScenarioTask, ScenarioVariant } from './types.js';
 import { parseYamlMapping } from '../core/config/yaml-mapping.js';
 import type { YamlSource } from '../core/config/yaml-source.js';
 import { closest } from '../core/config/zod-issues.js';
@@ -30,10 +30,10 @@ export interface LoadScenarioOptions {
   /** Script for `baseline:script` overrides of models whose entry has no `script`. */
   scriptFile?: string;
   /**
-   * Where a path the file names relative to itself (a model's `script`, `tasks.file`) is read;
-   * default: beside the file. The editor checks a shipped scenario as the copy its save will make.
+   * Where a path the file names relative to itself is read (FileAt); default: beside the file. The
+   * editor checks a shipped scenario as the copy its save will make, and refuses paths outside its folders.
    */
-  fileAt?: (path: string) => string;
+  fileAt?: FileAt;
   /**
    * `--base-url`: the endpoint of every openai model (the file's and the overrides); the file's
    * api_key and headers are then never sent, the key comes from OPENAI_API_KEY.
@@ -70,7 +70,7 @@ export function parseScenario(file: string, text: string, options: LoadScenarioO
 function resolveScenario(data: ExpandedScenarioFile, file: string, source: YamlSource, o: LoadScenarioOptions, issues: ConfigIssue[]): Scenario | undefined {
   const env = o.env ?? process.env;
   const baseDir = dirname(resolve(file));
-  const fileAt = o.fileAt ?? ((path: string) => resolve(baseDir, path));
+  const fileAt: FileAt = o.fileAt ?? ((path: string) => resolve(baseDir, path));
   const warnings: string[] = [];
   const keyIssues: ConfigIssue[] = [];
   const aliases = new Set(Object.keys(data.models));

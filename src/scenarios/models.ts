@@ -15,7 +15,7 @@ import { baseUrlProblem } from '../providers/shared/base-url.js';
 import type { FetchFunction } from '../providers/shared/post-json.js';
 import { headersFromKargs, HEADER_KEYS } from './kargs-headers.js';
 import type { ModelConfigInput } from './schema.js';
-import type { ScenarioGlobals, ScenarioModel } from './types.js';
+import type { FileAt, ScenarioGlobals, ScenarioModel } from './types.js';
 import type { YamlSource } from '../core/config/yaml-source.js';
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -124,7 +124,7 @@ export interface ResolveModelOptions {
   endpointOf?: (alias: string, spec: string) => string | null | undefined;
   env: Env;
   /** Where a path the scenario names relative to itself is read. */
-  fileAt: (path: string) => string;
+  fileAt: FileAt;
   scriptFile?: string;
   source: YamlSource;
   issues: ConfigIssue[];
@@ -190,9 +190,11 @@ export function resolveModel(alias: string, entry: ModelConfigInput | null, o: R
   else if (stored !== undefined) model.apiBase = stored;
   checkKey(model, o, entry !== null && !chosen);
   if (provider === 'baseline' && name === 'script') {
-    const file = config.script !== undefined && sameProvider && !o.override ? (config.script.trim() === '' ? '' : o.fileAt(config.script)) : o.scriptFile;
+    const at = config.script !== undefined && sameProvider && !o.override ? (config.script.trim() === '' ? '' : o.fileAt(config.script)) : o.scriptFile;
+    const file = typeof at === 'object' ? undefined : at;
     const kind = file ? fileKind(file) : undefined;
-    if (file === '') o.issues.push(o.source.issue(path('script'), 'script is empty; name a file: `script: <file.json|file.jsonl>` (relative to the scenario)'));
+    if (typeof at === 'object') o.issues.push(o.source.issue(path('script'), at.refused));
+    else if (file === '') o.issues.push(o.source.issue(path('script'), 'script is empty; name a file: `script: <file.json|file.jsonl>` (relative to the scenario)'));
     else if (!file) o.issues.push(o.source.issue(['models', alias], 'baseline:script needs a script: add `script: <file.json|file.jsonl>` (relative to the scenario)'));
     else if (kind === 'missing') o.issues.push(o.source.issue(path('script'), `script file not found: ${file}`));
     else if (kind !== 'file') o.issues.push(o.source.issue(path('script'), `the script ${file} is ${kind}, not a regular file; name a .json or .jsonl file`));

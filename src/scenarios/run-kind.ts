@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { filePath } from '../core/config/file-path.js';
 import { ConfigError, parseModelSpec, type RunContext, type RunKind, type RunOutcome } from '../core/index.js';
@@ -53,8 +53,12 @@ export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchem
   // A run resumed by id calls each model where it did (its id names the endpoints), whatever this
   // shell's OPENAI_BASE_URL says, as rescore does; a --base-url given is checked against them.
   const stored = c.resume && !c.baseUrl ? (await ctx.store.getRun(c.resume))?.config.endpoints : undefined;
+  const readable = ctx.readable;
+  // A path the file names is read beside it, if the context allows reading it.
+  const fileAt = readable ? (path: string) => { const at = resolve(dirname(resolve(c.file)), path); const why = readable(at); return why ? { refused: why } : at; } : undefined;
   const scenario = loadScenario(c.file, {
     models: c.models.map(m => parseModelSpec(m, { field: 'models' })), ...(ctx.env ? { env: ctx.env } : {}), ...(c.script ? { scriptFile: c.script } : {}),
+    ...(fileAt ? { fileAt } : {}),
     ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}), ...(stored ? { endpointOf: (alias: string) => stored[alias] } : {}),
   });
   // A model with no key at a host that needs one would fail every call after its retries.

@@ -4,7 +4,7 @@ import { parseJsonLine } from '../core/jsonl.js';
 import { FILE_LIMITS, readUserText, userLines } from '../core/user-file.js';
 import { parseCsv, CsvSyntaxError } from './csv.js';
 import type { ScenarioFile } from './schema.js';
-import type { ScenarioTask } from './types.js';
+import type { FileAt, ScenarioTask } from './types.js';
 import type { YamlSource } from '../core/config/yaml-source.js';
 
 type Vars = Record<string, string>;
@@ -36,7 +36,7 @@ const readAt = new WeakMap<Vars, TaskOrigin>();
  * `union` takes the Cartesian product of the lists, first variable slowest, in file order, so
  * the same file always gives the same tasks in the same order.
  */
-export function buildTasks(tasks: ScenarioFile['tasks'], fileAt: (path: string) => string, source: YamlSource, issues: ConfigIssue[], o: TaskFileOptions = {}): ScenarioTask[] {
+export function buildTasks(tasks: ScenarioFile['tasks'], fileAt: FileAt, source: YamlSource, issues: ConfigIssue[], o: TaskFileOptions = {}): ScenarioTask[] {
   const hasContent = tasks.content !== undefined;
   const hasFile = tasks.file !== undefined;
   if (hasContent === hasFile) {
@@ -49,7 +49,12 @@ export function buildTasks(tasks: ScenarioFile['tasks'], fileAt: (path: string) 
       issues.push(source.issue(['tasks', 'mode'], 'a task file holds one variable set per line or row: use mode: iter'));
       return [];
     }
-    sets = readTaskFile(fileAt(tasks.file!), source, issues, o.maxFileBytes ?? FILE_LIMITS.tasks);
+    const at = fileAt(tasks.file!);
+    if (typeof at === 'object') {
+      issues.push(source.issue(['tasks', 'file'], at.refused));
+      return [];
+    }
+    sets = readTaskFile(at, source, issues, o.maxFileBytes ?? FILE_LIMITS.tasks);
   } else if (tasks.mode === 'iter') {
     if (!Array.isArray(tasks.content)) {
       issues.push(source.issue(['tasks', 'content'], 'mode iter takes a list of variable sets, e.g. - {persona: ..., question: ...}; for lists of values per variable use mode: union'));

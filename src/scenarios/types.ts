@@ -147,3 +147,10 @@ export interface Scenario {
   /** Models that would be called with no API key at a host that needs one: bad input for a run (checkRunnable). */
   keyIssues: ConfigIssue[];
 }
+
+/**
+ * Where a path a scenario names relative to itself (a model's `script`, `tasks.file`) is read, or
+ * `{ refused }`: it is not to be read (the web app reads no file outside its folders), the reason
+ * said as the problem of the field that names it.
+ */
+export type FileAt = (path: string) => string | { refused: string };

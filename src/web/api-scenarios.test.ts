@@ -83,7 +83,7 @@ it('checks a shipped scenario as its copy will be: files of the working folder w
     const outside = shipped.replace('script: scripts/contextual-question-generation.json', 'script: ../package.json');
     const refused = await post('/scenarios/interdisciplinary-lesson-planning.yaml', { text: outside.replace(/^name: .*$/m, 'name: other') });
     expect(refused.status).toBe(400);
-    expect(messages(refused)).toMatch(/script file not found: .*paideia-editor-own-[^/]+\/package\.json/);
+    expect(messages(refused)).toMatch(/models\.\w+\.script.*the web app reads files only in the folders it offers \(scenarios, .*\); put .*paideia-editor-own-[^/]+\/package\.json in one of them, or run the scenario with the CLI/);
 
     // The working folder already has a file the shipped scenario names: the copy would read it, and the check says so.
     const judged = await post('/scenarios/validate', { name: 'socratic-problem-solving.yaml', text: readFileSync(join(SHIPPED, 'socratic-problem-solving.yaml'), 'utf8') }) as unknown as { warnings: string[] };
@@ -99,6 +99,45 @@ it('checks a shipped scenario as its copy will be: files of the working folder w
     expect([overFolder.status, overFolder.error]).toEqual([400, expect.stringContaining('scenarios/dir.yaml is a folder, not a scenario file')]);
     const launch = await (await fetch(`${server.url}/api/launch`)).json() as { scenarios: string[] };
     expect(launch.scenarios.some(f => f.endsWith('dir.yaml'))).toBe(false);
+  } finally {
+    await server.close();
+    await store.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+it('reads no file a scenario names outside the folders the server offers: not in the editor\'s check or save, not when a page launches it', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'paideia-editor-fence-'));
+  const home = join(work, 'scenarios');
+  mkdirSync(home);
+  // A secret beside the server's folders, shaped as a task file would be.
+  const secret = join(work, 'creds.csv');
+  writeFileSync(secret, 'key\nsk-live-0123456789\n');
+  const store = await openStore(`sqlite:${join(work, 'e.db')}`);
+  const server = await startApiServer(store, work, { folders: { base: work, suites: [], scenarios: [home, SHIPPED] } });
+  const post = async (path: string, body: object) => {
+    const r = await fetch(`${server.url}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify(body) });
+    return { status: r.status, text: await r.text() };
+  };
+  try {
+    const shipped = readFileSync(join(SHIPPED, 'knowledge-explanation.yaml'), 'utf8');
+    const script = shipped.replace('script: scripts/knowledge-explanation.json', 'script: /etc/passwd');
+    const checked = await post('/scenarios/validate', { name: 'leak.yaml', text: script });
+    expect(checked.text).toMatch(/"field":"models\.teacher\.script".*the web app reads files only in the folders it offers/);
+    expect(checked.text).not.toMatch(/root:/);
+    const tasks = shipped.replace(/^tasks:\n(?: .*\n|\n)*/m, `tasks:\n  mode: iter\n  file: ${secret}\n`);
+    const saved = await post('/scenarios/leak.yaml', { text: tasks });
+    expect(saved.status).toBe(400);
+    expect(saved.text).toMatch(/"field":"tasks\.file".*the web app reads files only in the folders it offers/);
+    expect(saved.text).not.toContain('sk-live');
+    expect(existsSync(join(home, 'leak.yaml'))).toBe(false);
+    // Written there by other means (the CLI reads it), a page still cannot run it.
+    writeFileSync(join(home, 'leak.yaml'), tasks);
+    const launched = await post('/launch', { config: { kind: 'scenario', file: join(home, 'leak.yaml') } });
+    expect(launched.status).toBe(400);
+    expect(launched.text).toMatch(/tasks\.file.*the web app reads files only in the folders it offers/);
+    expect(launched.text).not.toContain('sk-live');
+    expect(await store.listRuns()).toEqual([]);
   } finally {
     await server.close();
     await store.close();

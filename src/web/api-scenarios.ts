@@ -2,8 +2,9 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Hono } from 'hono';
 import { ConfigError, formatLocation, type Env } from '../core/index.js';
-import { parseScenario } from '../scenarios/index.js';
+import { parseScenario, type FileAt } from '../scenarios/index.js';
 import type { LaunchFolders } from './launch-choices.js';
+import { readableIn } from './launch-paths.js';
 
 /** One problem of a scenario text, as `paideia scenario validate` prints it, with its line for the editor. */
 export interface EditorIssue {
@@ -31,7 +32,7 @@ export interface ScenarioCheck {
   outline: ScenarioOutline | null;
 }
 
-export function validateScenarioText(file: string, text: string, env: Env, fileAt?: (path: string) => string): ScenarioCheck {
+export function validateScenarioText(file: string, text: string, env: Env, fileAt?: FileAt): ScenarioCheck {
   try {
     const scenario = parseScenario(file, text, { env, ...(fileAt ? { fileAt } : {}) });
     const graph: Array<[string, string]> = [['START', scenario.graph.first]];
@@ -80,6 +81,8 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
     return name;
   };
   const fileOf = (name: string) => join(home, checkedName(name));
+  // A file the scenario names is read only inside the folders the server offers.
+  const readable = readableIn(folders);
   // The working folder's file of that name, else the first other folder's.
   const openable = (name: string) => [home, ...others].map(dir => join(dir, checkedName(name))).find(isFile);
 
@@ -103,7 +106,12 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
   const check = (name: string, text: string) => {
     const from = copyFrom(name);
     const named: string[] = [];
-    const checked = validateScenarioText(fileOf(name), text, env, from ? path => (named.push(path), fromHomeOr(from, path)) : undefined);
+    const checked = validateScenarioText(fileOf(name), text, env, path => {
+      named.push(path);
+      const at = from ? fromHomeOr(from, path) : resolve(home, path);
+      const why = readable(at);
+      return why ? { refused: why } : at;
+    });
     if (from) {
       for (const path of new Set(named)) {
         const own = resolve(home, path);

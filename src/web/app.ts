@@ -11,6 +11,7 @@ import { runsApi } from './api-runs.js';
 import { scenariosApi } from './api-scenarios.js';
 import type { LaunchFolders } from './launch-choices.js';
 import { LiveRuns } from './live.js';
+import { readableIn } from './launch-paths.js';
 import { loopbackHostOnly, requireToken, sameOriginWrites, securityHeaders } from './security.js';
 import { environmentRedactor } from './trial-detail.js';
 
@@ -33,7 +34,7 @@ export interface WebAppOptions {
 export function createWebApp(o: WebAppOptions): { app: Hono; live: LiveRuns } {
   const index = join(o.assetsDir, 'index.html');
   if (!existsSync(index)) throw new PaideiaError(`the web app is not built (no ${index}); build it with: npm run build`);
-  const live = new LiveRuns(o.store, o.env);
+  const live = new LiveRuns(o.store, o.env, readableIn(o.folders));
   const app = new Hono();
   app.use('*', securityHeaders);
   if (o.loopbackPort) app.use('*', loopbackHostOnly(o.loopbackPort));

@@ -11,8 +11,7 @@ import type { LaunchFolders } from './launch-choices.js';
  * start of it in an error ("not valid JSON: root:x:0:0...").
  */
 export function launchPathIssues(schema: JsonObject, config: JsonObject, folders: LaunchFolders): ConfigIssue[] {
-  // Each folder once: suites and data can be the same folder, and the message lists them.
-  const roots = [...new Set([...folders.suites, ...folders.scenarios, ...(folders.data ?? [])].map(real))];
+  const roots = offeredRoots(folders);
   const props = (schema['properties'] ?? {}) as Record<string, { format?: string; items?: { format?: string } }>;
   const issues: ConfigIssue[] = [];
   for (const [field, prop] of Object.entries(props)) {
@@ -30,6 +29,21 @@ export function launchPathIssues(schema: JsonObject, config: JsonObject, folders
     }
   }
   return issues;
+}
+
+// Each folder once: suites and data can be the same folder, and the messages list them.
+const offeredRoots = (folders: LaunchFolders) => [...new Set([...folders.suites, ...folders.scenarios, ...(folders.data ?? [])].map(real))];
+
+/**
+ * Whether the server reads a file that an input names (a scenario's script or task file): only
+ * inside the folders it offers, after following links; else why not, for the field that names it.
+ * Without it a scenario saved or launched from a page could have the server read any file, and
+ * show it (an error quoting its start, its rows as a dialogue's prompts).
+ */
+export function readableIn(folders: LaunchFolders): (path: string) => string | undefined {
+  const roots = offeredRoots(folders);
+  return path => (roots.some(root => inside(root, real(path))) ? undefined
+    : `the web app reads files only in the folders it offers (${roots.map(r => shown(folders.base, r)).join(', ')}); put ${path} in one of them, or run the scenario with the CLI`);
 }
 
 /** The path with links followed (a path that does not exist is left as it is: the run kind says it is missing). */

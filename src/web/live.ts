@@ -35,7 +35,8 @@ export interface LiveRun {
 export class LiveRuns {
   private readonly runs = new Map<string, LiveRun>();
 
-  constructor(private readonly store: Store, private readonly env: Env) {}
+  /** `readable`: which files a run's inputs name may be read (RunContext.readable). */
+  constructor(private readonly store: Store, private readonly env: Env, private readonly readable?: (path: string) => string | undefined) {}
 
   get(runId: string): LiveRun | undefined {
     return this.runs.get(runId);
@@ -55,7 +56,7 @@ export class LiveRuns {
    * is another run and starts.
    */
   async launch(config: JsonObject): Promise<LiveRun> {
-    const handle = startRun(config as unknown as RunConfig, { store: this.store, env: this.env });
+    const handle = startRun(config as unknown as RunConfig, { store: this.store, env: this.env, ...(this.readable ? { readable: this.readable } : {}) });
     const live: LiveRun = { runId: '', config, handle, progress: { total: 0, done: 0, failed: 0, spentUsd: 0, stopping: false }, warnings: [] };
     const early: RunEvent[] = [];
     const off = handle.on(e => (live.runId ? follow(live, e) : early.push(e)));
