@@ -390,6 +390,33 @@ describe('model overrides (--model alias=spec)', () => {
     writeScenario(dir, 'wrong.yaml', text.replace('script: script.json', 'script: wrong.json'));
     expect(issuesOf(() => loadScenario(join(dir, 'wrong.yaml')))).toContainEqual(expect.objectContaining({ file: join(dir, 'wrong.json'), message: expect.stringMatching(/not/) }));
   });
+
+  it('baseline:script must have turns for every agent that has it (its own list, else the default list), as the run reads them', () => {
+    const dir = scenarioDir({
+      'none.json': '{}', 'empty.json': '[]', 'others.json': '{"byRole":{"student":["a"]}}',
+      // The agent's own list wins over the default, as the scripted model reads it: an empty one is no turns.
+      'own-empty.json': '{"byRole":{"teacher":[]},"default":["a"]}',
+      'ok.json': '{"byRole":{"teacher":["a"]}}', 'default.json': '["a"]',
+    });
+    const text = LOOP_SCENARIO.replace('tutor: { type: openai, model: tutor-model, api_base: http://127.0.0.1:9/v1 }', 'tutor: { type: baseline, model: script, script: SCRIPT }');
+    const load = (script: string) => {
+      writeScenario(dir, `${script}.yaml`, text.replace('SCRIPT', script));
+      try {
+        loadScenario(join(dir, `${script}.yaml`));
+        return [];
+      } catch {
+        return issuesOf(() => loadScenario(join(dir, `${script}.yaml`)));
+      }
+    };
+    for (const bad of ['none.json', 'empty.json', 'others.json', 'own-empty.json']) {
+      expect(load(bad), bad).toEqual([expect.objectContaining({
+        field: 'agents.teacher.model', line: expect.any(Number),
+        message: `the script ${join(dir, bad)} of model "tutor" has no turns for agent "teacher": add a "byRole": {"teacher": [...]} list or a "default" list`,
+      })]);
+    }
+    expect(load('ok.json')).toEqual([]);
+    expect(load('default.json')).toEqual([]);
+  });
 });
 
 describe('scenarioJsonSchema', () => {

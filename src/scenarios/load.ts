@@ -9,7 +9,7 @@ import { judgmentVersion, resolveEvaluation } from './evaluation.js';
 import { buildGraph, reachesEnd, unreachableAgents } from './graph.js';
 import { redactHeaderValues } from './kargs-headers.js';
 import { baseUrlProblem } from '../providers/shared/base-url.js';
-import { modelIdentity, redactUrl, resolveModel, SECRET_KEY } from './models.js';
+import { modelIdentity, redactUrl, resolveModel, scriptRoleIssues, SECRET_KEY } from './models.js';
 import { ScenarioFileSchema, type ScenarioFile } from './schema.js';
 import { expandShortForms, type ExpandedScenarioFile } from './short-forms.js';
 import { buildTasks, type TaskOrigin } from './tasks.js';
@@ -162,6 +162,10 @@ function resolveScenario(data: ExpandedScenarioFile, file: string, source: YamlS
     issues.push(source.issue(['evaluation', 'target'], `no agent "${target}"; agents: ${[...agents.keys()].join(', ')}`));
   }
   target ??= agents.has('teacher') ? 'teacher' : graph?.first;
+  issues.push(...scriptRoleIssues(variantModels, [
+    ...[...agents.values()].map(a => ({ role: a.name, alias: a.model, at: ['agents', a.name, 'model'] })),
+    ...(evaluation?.judges ?? []).map(alias => ({ role: 'judge', alias, at: ['evaluation'] })),
+  ], source));
   if (issues.length > 0 || !graph || !target) return undefined;
 
   const targetAlias = agents.get(target)!.model;

@@ -7,7 +7,7 @@ import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ModelSpec, ModelSpecString } from '../core/model-spec.js';
 import { createAnthropicModel } from '../providers/anthropic/index.js';
 import { createChatModel } from '../providers/create-chat-model.js';
-import { loadScriptFile } from '../providers/script/index.js';
+import { loadScriptFile, type ScriptTurns } from '../providers/script/index.js';
 import { retryMiddleware, wrapChatModel } from '../providers/middleware/index.js';
 import { sharedLimits, timeoutFlagHint, type SharedLimitSettings } from '../engine/models.js';
 import { createOpenAICompatibleModel } from '../providers/openai-compatible/index.js';
@@ -218,6 +218,39 @@ export function resolveModel(alias: string, entry: ModelConfigInput | null, o: R
  * A model at a host that is not this machine needs a key: with none in the file (fromFile) nor in
  * the provider's variable, every call would fail after its retries. Bad input, before any call.
  */
+/**
+ * A scripted model answers each role that asks it from that role's list, else the default list
+ * (createScriptModel): every agent that has the model (by its name) and every judge (role
+ * "judge") must find turns there, or each of its dialogues or judgments fails at its first call.
+ * Scripts that do not read were reported where the model was resolved.
+ */
+export function scriptRoleIssues(variants: ReadonlyArray<ReadonlyMap<string, ScenarioModel>>, askers: ReadonlyArray<{ role: string; alias: string; at: Array<string | number> }>, source: YamlSource): ConfigIssue[] {
+  const read = new Map<string, ScriptTurns | undefined>();
+  const turnsOf = (file: string) => {
+    if (!read.has(file)) {
+      try {
+        read.set(file, loadScriptFile(file));
+      } catch {
+        read.set(file, undefined);
+      }
+    }
+    return read.get(file);
+  };
+  const issues: ConfigIssue[] = [];
+  const said = new Set<string>();
+  for (const models of variants) {
+    for (const { role, alias, at } of askers) {
+      const file = models.get(alias)?.scriptFile;
+      const turns = file ? turnsOf(file) : undefined;
+      if (!file || !turns || ((turns.byRole?.[role] ?? turns.default)?.length ?? 0) > 0 || said.has(`${file}\0${role}`)) continue;
+      said.add(`${file}\0${role}`);
+      const who = role === 'judge' ? 'its judge calls (role "judge")' : `agent "${role}"`;
+      issues.push(source.issue(at, `the script ${file} of model "${alias}" has no turns for ${who}: add a "byRole": {"${role}": [...]} list or a "default" list`));
+    }
+  }
+  return issues;
+}
+
 function checkKey(model: ScenarioModel, o: ResolveModelOptions, fromFile: boolean): void {
   const variable = API_KEY_VARIABLE[model.spec.provider as string];
   if (!variable || model.apiKey || o.env[variable]) return;

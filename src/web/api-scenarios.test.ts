@@ -59,7 +59,7 @@ it('checks a shipped scenario as its copy will be: files of the working folder w
   const home = join(work, 'scenarios');
   mkdirSync(join(home, 'scripts'), { recursive: true });
   mkdirSync(join(home, 'dir.yaml'));
-  const script = readFileSync(join(SHIPPED, 'scripts', 'socratic-problem-solving.json'), 'utf8');
+  const script = readFileSync(join(SHIPPED, 'scripts', 'contextual-question-generation.json'), 'utf8');
   writeFileSync(join(home, 'scripts', 'mine.json'), script);
   writeFileSync(join(home, 'scripts', 'socratic-judge-a.json'), '{"not":"a script"}');
   const mine = readFileSync(join(SHIPPED, 'knowledge-explanation.yaml'), 'utf8');

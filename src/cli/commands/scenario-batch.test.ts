@@ -17,6 +17,8 @@ const judged = `<json>${JSON.stringify({ adapts_to_the_learner: 2, uses_the_lear
 const SCRIPT = JSON.stringify({ byRole: {
   'synthesis:metrics': [draftJson()], 'synthesis:questions': [questionsJson(6, k => `Persona ${k}`)],
   'synthesis:answer': ['A third is one of three equal parts.'], 'synthesis:judge': [judged],
+  // The written scenarios run on the same script: their teacher and judge need turns too.
+  teacher: ['A third is one of three equal parts.'], judge: [judged],
 }, onEnd: 'repeat-last' });
 
 async function callCount(store: string, runId: string): Promise<number> {
