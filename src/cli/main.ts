@@ -44,10 +44,13 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 };
 // Only a command named first is loaded alone: after a flag (`--help run`), the program's own help
 // or error lists every command.
-// `paideia help scenario run` asks for a subcommand's help: commander's help command takes one
-// word (it showed the group's), so it is asked as `paideia scenario run --help`.
+// `paideia help scenario run` is asked as `paideia scenario run --help`: commander's help command
+// takes one word (it showed the group's) and says nothing of a word that is no command (`paideia
+// help nothing` printed the help and exited 2), which is then an unknown command, with a guess.
 const operands = process.argv.slice(3);
-if (process.argv[2] === 'help' && operands.length > 1 && operands.every(a => !a.startsWith('-'))) process.argv.splice(2, Infinity, ...operands, '--help');
+if (process.argv[2] === 'help' && operands.length > 0 && operands.every(a => !a.startsWith('-'))) {
+  process.argv.splice(2, Infinity, ...operands, ...(Object.hasOwn(COMMANDS, operands[0]!) ? ['--help'] : []));
+}
 const named = process.argv[2];
 const loaded = new Set(named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS));
 const registerCommands = async (names: Iterable<string>) => {

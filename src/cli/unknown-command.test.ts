@@ -34,6 +34,10 @@ describe('a verb of its own asked of a group', () => {
     expect(nested.stdout).toBe(direct.stdout);
     // One word still shows that command's help.
     expect((await runCli(['help', 'scenario'], { cwd })).stdout).toMatch(/^Usage: paideia scenario \[options\] \[command\]/);
+    // A word that is no command is said to be one, with commander's guess.
+    const unknown = await runCli(['help', 'scenarios'], { cwd });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: unknown command 'scenarios'\n\(Did you mean scenario\?\)/);
   });
 
   it('points at the verb with its usage for any group, under npx as npx paideia, and says nothing for a word that is no command', () => {

@@ -10,6 +10,7 @@ import { draftJson, questionsJson } from '../../scenarios/synthesis/testing.js';
 import { LOOP_SCENARIO, scenarioDir } from '../../scenarios/testing/fixtures.js';
 import { openAIChatBody, startOpenAICompatibleServer } from '../../providers/testing/fake-servers.js';
 import { runCli } from '../testing/run-cli.js';
+import { openStore } from '../../store/index.js';
 import { runPasted } from '../testing/run-pasted.js';
 
 function capture(env?: NodeJS.ProcessEnv): ScenarioIO & { out: string; err: string } {
@@ -285,5 +286,18 @@ describe('paideia scenario (commands)', () => {
     const schema = JSON.parse(out) as { title: string; properties: Record<string, unknown> };
     expect(schema.title).toBe('Paideia scenario');
     expect(Object.keys(schema.properties)).toEqual(['name', 'description', 'globals', 'models', 'agents', 'directions', 'tasks', 'evaluation', 'mcps']);
+  });
+});
+
+describe('scenario run given a run id', () => {
+  it('says it is a run id and how to continue it by id, with a hint that works pasted', async () => {
+    const dir = scenarioDir({});
+    await (await openStore(`sqlite:${join(dir, 'p.db')}`)).close();
+    const r = await runCli(['scenario', 'run', '--resume', 'scn-0123456789abcdef', '--store', `sqlite:${join(dir, 'p.db')}`], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: scn-0123456789abcdef is a run id, not a scenario file; continue a stored run by its id with: paideia run --resume scn-0123456789abcdef --store sqlite:\S+p\.db$/m);
+    // Pasted, it reaches the stored runs (here: none by that id).
+    const pasted = await runPasted(r.stderr.split('with: ')[1]!.trim(), { cwd: dir });
+    expect(pasted.stderr).toMatch(/no run "scn-0123456789abcdef"/);
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, stripControl } from '../../core/index.js';
@@ -79,6 +80,10 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
     const concurrency = numberFlag('--concurrency', f.concurrency, positiveInt, 'a whole number >= 1');
     const timeoutMs = numberFlag('--timeout', f.timeout, positiveInt, 'milliseconds >= 1');
     if (tpm && !rpm) throw new ConfigError([{ field: '--tpm', message: 'a token limit goes with a request limit: add --rpm N (the provider\'s requests per minute)' }]);
+    // `scenario run --resume scn-...`: its --resume continues the run a file describes; a run id goes to `run --resume`.
+    if (/^scn-[0-9a-f]{8,}$/.test(file) && !existsSync(file)) {
+      throw new ConfigError([{ message: `${file} is a run id, not a scenario file; continue a stored run by its id with: ${commandHint(['run', '--resume', file], f.store)}` }]);
+    }
     // Loaded here too for the run id (--resume) and the plan's counts; the run kind loads it again.
     const scenario = loadScenario(file, {
       models: parseOverrides(f.model), ...(io.env ? { env: io.env } : {}), ...(f.script ? { scriptFile: f.script } : {}), ...(f.baseUrl ? { baseUrl: f.baseUrl } : {}),
