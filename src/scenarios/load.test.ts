@@ -388,7 +388,10 @@ describe('model overrides (--model alias=spec)', () => {
     expect(issuesOf(() => loadScenario(join(dir, 'missing.yaml')))[0]).toMatchObject({ field: 'models.tutor.script', message: expect.stringMatching(/not found/) });
     expect(issuesOf(() => loadScenario(join(dir, 'none.yaml')))[0]!.message).toMatch(/baseline:script needs a script/);
     writeScenario(dir, 'wrong.yaml', text.replace('script: script.json', 'script: wrong.json'));
-    expect(issuesOf(() => loadScenario(join(dir, 'wrong.yaml')))).toContainEqual(expect.objectContaining({ file: join(dir, 'wrong.json'), message: expect.stringMatching(/not/) }));
+    // Told at the scenario's own field and line (where the editor points), with the script's place in the message.
+    expect(issuesOf(() => loadScenario(join(dir, 'wrong.yaml')))).toContainEqual(expect.objectContaining({
+      file: join(dir, 'wrong.yaml'), line: expect.any(Number), field: 'models.tutor.script', message: expect.stringMatching(new RegExp(`^${join(dir, 'wrong.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, field "\\(root\\)": .*not`)),
+    }));
   });
 
   it('baseline:script must have turns for every agent that has it (its own list, else the default list), as the run reads them', () => {

@@ -1,7 +1,7 @@
 import type { Env } from '../core/env.js';
 import { statSync } from 'node:fs';
 import type { ChatModel, ChatParams } from '../core/chat-model.js';
-import { ConfigError, type ConfigIssue } from '../core/errors.js';
+import { ConfigError, formatLocation, type ConfigIssue } from '../core/errors.js';
 import { quoteValue } from '../core/text-safety.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { ModelSpec, ModelSpecString } from '../core/model-spec.js';
@@ -200,12 +200,13 @@ export function resolveModel(alias: string, entry: ModelConfigInput | null, o: R
     else if (kind !== 'file') o.issues.push(o.source.issue(path('script'), `the script ${file} is ${kind}, not a regular file; name a .json or .jsonl file`));
     else {
       model.scriptFile = file;
-      // Its turns are checked now, as the run would read them: a wrong script is bad input before any dialogue.
+      // Its turns are checked now, as the run would read them: a wrong script is bad input before
+      // any dialogue, told at the field that names it (the editor points there) with the script's own place.
       try {
         loadScriptFile(file);
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
-        o.issues.push(...error.issues);
+        for (const i of error.issues) o.issues.push(o.source.issue(path('script'), `${formatLocation(i)}: ${i.message}`));
       }
     }
   } else if (config.script !== undefined && sameProvider && !o.override) {

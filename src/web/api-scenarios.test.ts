@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -138,6 +138,47 @@ it('reads no file a scenario names outside the folders the server offers: not in
     expect(launched.text).toMatch(/tasks\.file.*the web app reads files only in the folders it offers/);
     expect(launched.text).not.toContain('sk-live');
     expect(await store.listRuns()).toEqual([]);
+  } finally {
+    await server.close();
+    await store.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+it('saves say what they kept, keep no version of an unchanged text, and refuse bad bodies and blocked copies with a 400 that says why', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'paideia-editor-save-'));
+  const home = join(work, 'scenarios');
+  mkdirSync(home);
+  // A file where the first save of a shipped scenario would put its scripts folder.
+  writeFileSync(join(home, 'scripts'), 'not a folder');
+  const store = await openStore(`sqlite:${join(work, 'e.db')}`);
+  const server = await startApiServer(store, work, { folders: { base: work, suites: [], scenarios: [home, SHIPPED] } });
+  const post = async (path: string, body: unknown) => {
+    const r = await fetch(`${server.url}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify(body) });
+    return { status: r.status, json: (await r.json()) as Record<string, unknown> };
+  };
+  try {
+    const shipped = readFileSync(join(SHIPPED, 'knowledge-explanation.yaml'), 'utf8');
+    const blocked = await post('/scenarios/knowledge-explanation.yaml', { text: shipped });
+    expect(blocked.status).toBe(400);
+    expect(JSON.stringify(blocked.json)).toMatch(/scenarios\/scripts\/knowledge-explanation\.json cannot be written beside the copy: a file stands where its folder scenarios\/scripts should be; move that file, then save again/);
+    expect(existsSync(join(home, 'knowledge-explanation.yaml'))).toBe(false);
+
+    for (const body of [{ text: 5 }, { text: ['a'] }]) {
+      const bad = await post('/scenarios/x.yaml', body);
+      expect([bad.status, JSON.stringify(bad.json)]).toEqual([400, expect.stringMatching(/the scenario text must be a string/)]);
+    }
+    expect((await post('/scenarios/validate', { text: 5 })).status).toBe(400);
+
+    rmSync(join(home, 'scripts'));
+    const first = await post('/scenarios/knowledge-explanation.yaml', { text: shipped });
+    expect([first.status, first.json.kept]).toEqual([200, null]);
+    const same = await post('/scenarios/knowledge-explanation.yaml', { text: shipped });
+    expect([same.status, same.json.kept]).toEqual([200, null]);
+    const edited = await post('/scenarios/knowledge-explanation.yaml', { text: `${shipped}# edited\n` });
+    expect(edited.json.kept).toMatch(/^scenarios\/knowledge-explanation\.yaml\.v\d+$/);
+    expect(readFileSync(join(work, edited.json.kept as string), 'utf8')).toBe(shipped);
+    expect(readdirSync(home).filter(f => f.startsWith('knowledge-explanation.yaml.v'))).toHaveLength(1);
   } finally {
     await server.close();
     await store.close();

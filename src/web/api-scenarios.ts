@@ -136,25 +136,26 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
   };
 
   api.post('/scenarios/validate', async c => {
-    const body = await c.req.json<{ name?: string; text?: string }>();
-    return c.json(check(body.name ?? 'scenario.yaml', body.text ?? '').checked);
+    const body = await c.req.json<{ name?: unknown; text?: unknown }>();
+    return c.json(check(typeof body.name === 'string' ? body.name : 'scenario.yaml', textOf(body)).checked);
   });
 
   api.post('/scenarios/:name', async c => {
     const name = c.req.param('name');
     const file = fileOf(name);
-    const body = await c.req.json<{ text?: string }>();
-    const text = body.text ?? '';
+    const text = textOf(await c.req.json<{ text?: unknown }>());
     if (existsSync(file) && !isFile(file)) throw new ConfigError([{ field: 'name', message: `${shown(file)} is a folder, not a scenario file; save under another name` }]);
     const { checked, from, named } = check(name, text);
     if (checked.issues.length) return c.json({ saved: false, ...checked }, 400);
-    // The file keeps its name; the version before it is kept beside it, numbered.
     mkdirSync(home, { recursive: true });
     // A shipped scenario's first save: the files it names relative to itself come along, or the copy would not load.
-    if (from) copyShippedFiles(named, from, home);
-    if (existsSync(file)) writeFileSync(`${file}.v${Date.now()}`, readFileSync(file));
+    if (from) copyShippedFiles(named, from, home, shown);
+    // The file keeps its name; the version before it is kept beside it, numbered (none for a first save or the same text).
+    const before = existsSync(file) ? readFileSync(file) : undefined;
+    let kept: string | null = null;
+    if (before && !before.equals(Buffer.from(text))) writeFileSync((kept = `${file}.v${Date.now()}`), before);
     writeFileSync(file, text);
-    return c.json({ saved: true, path: shown(file), ...checked });
+    return c.json({ saved: true, path: shown(file), kept: kept && shown(kept), ...checked });
   });
   return api;
 
@@ -181,12 +182,26 @@ function shippedFileOf(shippedDir: string, home: string, path: string): string |
  * its task file, as the parser read them) into `home`, each to the same relative path: those
  * shippedFileOf says come along, the ones the save was checked with.
  */
-function copyShippedFiles(named: ReadonlyArray<string>, shippedDir: string, home: string): void {
+function copyShippedFiles(named: ReadonlyArray<string>, shippedDir: string, home: string, shown: (path: string) => string): void {
   for (const path of new Set(named)) {
     const source = shippedFileOf(shippedDir, home, path);
     if (!source) continue;
     const target = resolve(home, path);
-    mkdirSync(dirname(target), { recursive: true });
-    copyFileSync(source, target);
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+      copyFileSync(source, target);
+    } catch (error) {
+      // A file where the copy needs a folder (scenarios/scripts as a file, say): the user's to move.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST' && code !== 'ENOTDIR') throw error;
+      throw new ConfigError([{ field: 'name', message: `${shown(target)} cannot be written beside the copy: a file stands where its folder ${shown(dirname(target))} should be; move that file, then save again` }]);
+    }
   }
+}
+
+/** The scenario text of a request body: a string, or none (empty). */
+function textOf(body: { text?: unknown }): string {
+  if (body.text === undefined) return '';
+  if (typeof body.text !== 'string') throw new ConfigError([{ field: 'text', message: `the scenario text must be a string, not ${typeof body.text}` }]);
+  return body.text;
 }

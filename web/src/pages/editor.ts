@@ -68,8 +68,8 @@ export async function editorPage(main: HTMLElement, [name]: string[]): Promise<(
   });
   const save = async () => {
     try {
-      const r = await api<{ path: string }>(`/scenarios/${encodeURIComponent(name)}`, { method: 'POST', body: { text: editor.value } });
-      put(status, `saved ${r.path} (the previous version is kept beside it)`);
+      const r = await api<{ path: string; kept: string | null }>(`/scenarios/${encodeURIComponent(name)}`, { method: 'POST', body: { text: editor.value } });
+      put(status, `saved ${r.path}${r.kept ? ` (the previous version is kept beside it as ${r.kept})` : ''}`);
       return r.path;
     } catch (e) {
       put(status, h('span', { class: 'error' }, e instanceof ApiError ? 'not saved: fix the problems listed' : (e as Error).message));
