@@ -79,7 +79,11 @@ describe('the scenario editor\'s form, in step with the YAML both ways', () => {
     await page.getByLabel('Rubric field accuracy: max').fill('5');
     await page.getByText(OK).waitFor();
 
-    // A second agent and the directions through it: the drawn flow follows.
+    // A second agent and the directions through it: the drawn flow follows. It has the scripted
+    // teacher model, whose script needs turns for it too (the working folder's copy gets them).
+    const script = join(H.dir, 'scenarios', 'scripts', 'knowledge-explanation.json');
+    const turns = JSON.parse(readFileSync(script, 'utf8')) as { byRole: Record<string, string[]> };
+    writeFileSync(script, JSON.stringify({ ...turns, byRole: { ...turns.byRole, agent_2: ['No errors found.'] } }));
     await page.getByRole('button', { name: 'Add agent' }).click();
     await page.getByLabel('Agent agent_2, message 1: content').fill('You check the explanation for errors.');
     await page.getByLabel('Direction 2 (FROM -> TO)').fill('teacher -> agent_2');
