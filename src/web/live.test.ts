@@ -90,6 +90,17 @@ const launch = async (config: Record<string, unknown>) => {
 };
 type Detail = { status: string; live: { finished: boolean; error: string | null } | null };
 const detailOf = async (id: string) => await (await fetch(`${web.url}/api/runs/${id}`)).json() as Detail;
+/** A moment for a second session to be refused: the run must still be this server's, followed, with no error. */
+const stillFollowed = async (id: string) => {
+  await new Promise(r => setTimeout(r, 500));
+  expect((await detailOf(id)).live).toMatchObject({ finished: false, error: null });
+};
+/** Let the calls through and wait for the run's end: its stored status and the calls its model got. */
+const settled = async (id: string, modelName: string) => {
+  openGate();
+  await expect.poll(async () => (await detailOf(id)).live?.finished, { timeout: 20_000 }).toBe(true);
+  return { status: (await detailOf(id)).status, calls: model.requests.filter(r => (r.body as { model?: string }).model === modelName).length };
+};
 
 describe('a launch of a run this server is already running', () => {
   it('joins the live run by its id (a config written otherwise is the same run): the run stays followed and stoppable', async () => {
@@ -102,15 +113,13 @@ describe('a launch of a run this server is already running', () => {
     const [again, twice] = await Promise.all([launch({ ...config, seed: 20261129 }), launch(config)]);
     expect([again, twice]).toEqual([first, first]);
     // The second session is refused by the first one's claims; that must not become the run's state.
-    await new Promise(r => setTimeout(r, 500));
-    expect((await detailOf(first)).live).toMatchObject({ finished: false, error: null });
+    await stillFollowed(first);
     // Stop reaches the session that runs it: the calls in flight finish, nothing new starts.
     const stop = await fetch(`${web.url}/api/runs/${first}/stop`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(stop.status).toBe(200);
-    openGate();
-    await expect.poll(async () => (await detailOf(first)).live?.finished, { timeout: 20_000 }).toBe(true);
-    expect((await detailOf(first)).status).toBe('stopped');
-    expect(model.requests.filter(r => (r.body as { model?: string }).model === 'm2').length).toBeLessThan(40);
+    const { status, calls } = await settled(first, 'm2');
+    expect(status).toBe('stopped');
+    expect(calls).toBeLessThan(40);
   }, 60_000);
 
   it('a run launched twice at once is run by one session, which the page follows', async () => {
@@ -118,12 +127,8 @@ describe('a launch of a run this server is already running', () => {
     const config = { kind: 'suite', suites: [join(dir, 'suites/two')], models: ['m=openai:m4'], repeats: 20 };
     const [a, b] = await Promise.all([launch(config), launch(config)]);
     expect(a).toBe(b);
-    await new Promise(r => setTimeout(r, 500));
-    expect((await detailOf(a)).live).toMatchObject({ finished: false, error: null });
-    openGate();
-    await expect.poll(async () => (await detailOf(a)).live?.finished, { timeout: 20_000 }).toBe(true);
-    expect((await detailOf(a)).status).toBe('completed');
-    expect(model.requests.filter(r => (r.body as { model?: string }).model === 'm4').length).toBe(40);
+    await stillFollowed(a);
+    expect(await settled(a, 'm4')).toEqual({ status: 'completed', calls: 40 });
   }, 60_000);
 
   it('starts the edited scenario or suite as a run of its own: an equal config is not the same run when its files changed', async () => {
