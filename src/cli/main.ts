@@ -4,7 +4,7 @@ import { PaideiaError, ConfigError, PAIDEIA_VERSION, StoreError, stripControl } 
 import { EXIT_CODES as EXIT } from './exit-codes.js';
 import { endQuietlyOnClosedPipes } from './closed-pipe.js';
 import { commandHint, commandPrefix, shellWord } from './hint.js';
-import { unknownCommandPointer } from './unknown-command.js';
+import { subcommandGuess, unknownCommandPointer } from './unknown-command.js';
 
 endQuietlyOnClosedPipes();
 
@@ -73,6 +73,8 @@ try {
       heldErrors.length = 0;
       process.stderr.write(`${error.message.split('\n')[0]}\nhint: ${pointer}\n`);
     } else releaseErrors();
+    const guess = error.code === 'commander.excessArguments' ? subcommandGuess(program, process.argv.slice(2)) : undefined;
+    if (guess) process.stderr.write(`hint: ${guess}\n`);
     process.exitCode = error.exitCode === 0 ? 0 : EXIT.badInput;
   } else if (error instanceof ConfigError) {
     // Setup errors print without a stack: the message says what to fix and where. Messages quote

@@ -25,6 +25,15 @@ describe('a verb of its own asked of a group', () => {
     expect(typo.stderr).not.toMatch(/hint:/);
   });
 
+  it('`paideia runs delte` guesses the subcommand meant, as commander does for groups that do not run on their own', async () => {
+    const r = await runCli(['runs', 'delte', 'x'], { cwd: mkdtempSync(join(tmpdir(), 'paideia-unknown-')) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: too many arguments for 'runs'/);
+    expect(r.stderr).toMatch(/^hint: "delte" is no command of "runs"; did you mean paideia runs delete\? \(paideia runs delete --help\)$/m);
+    // A word near no subcommand gets no guess.
+    expect((await runCli(['runs', 'zzzzzz'], { cwd: mkdtempSync(join(tmpdir(), 'paideia-unknown-')) })).stderr).not.toMatch(/hint:/);
+  });
+
   it('`paideia help scenario run` shows the help of `scenario run`, as `paideia scenario run --help` does', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-help-'));
     const nested = await runCli(['help', 'scenario', 'run'], { cwd });

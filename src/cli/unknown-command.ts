@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { closest } from '../core/config/zod-issues.js';
 import { commandPrefix } from './hint.js';
 
 /** What a verb of its own does for a group that lacks it (`paideia validity report`, say), told with the CLI as started. */
@@ -22,4 +23,18 @@ export function unknownCommandPointer(program: Command, args: ReadonlyArray<stri
   const prefix = commandPrefix(env).join(' ');
   const what = FOR_GROUP[group.name()]?.[verb]?.(prefix) ?? `${prefix} ${own.name()} ${own.usage()}`;
   return `"${verb}" is a command of its own, not of "${group.name()}": ${what} (${prefix} ${own.name()} --help)`;
+}
+
+/**
+ * A guess for `paideia GROUP WORD` when the group runs on its own and WORD is no argument it takes
+ * but near one of its subcommands (`paideia runs delte`): commander says only "too many arguments".
+ */
+export function subcommandGuess(program: Command, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const [groupName, word] = args;
+  if (groupName === undefined || word === undefined || word.startsWith('-')) return undefined;
+  const group = program.commands.find(c => c.name() === groupName || c.aliases().includes(groupName));
+  const guess = group ? closest(word, group.commands.map(c => c.name())) : undefined;
+  if (!group || !guess) return undefined;
+  const prefix = commandPrefix(env).join(' ');
+  return `"${word}" is no command of "${group.name()}"; did you mean ${prefix} ${group.name()} ${guess}? (${prefix} ${group.name()} ${guess} --help)`;
 }
