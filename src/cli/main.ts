@@ -42,8 +42,6 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   learning: async () => (await import('./commands/learning.js')).registerLearning,
   serve: async () => (await import('./commands/serve.js')).registerServe,
 };
-// Only a command named first is loaded alone: after a flag (`--help run`), the program's own help
-// or error lists every command.
 // `paideia help scenario run` is asked as `paideia scenario run --help`: commander's help command
 // takes one word (it showed the group's) and says nothing of a word that is no command (`paideia
 // help nothing` printed the help and exited 2), which is then an unknown command, with a guess.
@@ -51,6 +49,8 @@ const operands = process.argv.slice(3);
 if (process.argv[2] === 'help' && operands.length > 0 && operands.every(a => !a.startsWith('-'))) {
   process.argv.splice(2, Infinity, ...operands, ...(Object.hasOwn(COMMANDS, operands[0]!) ? ['--help'] : []));
 }
+// Only a command named first is loaded alone: after a flag (`--help run`), the program's own help
+// or error lists every command.
 const named = process.argv[2];
 const loaded = new Set(named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS));
 const registerCommands = async (names: Iterable<string>) => {
