@@ -195,7 +195,9 @@ describe('executeRun cost cap', () => {
 
 describe('executeRun against a model over the network', () => {
   it('keeps to the pool size in flight, and sends the next ready request before it scores an answer', async () => {
-    const server = await startOpenAICompatibleServer(req => ({ status: 200, body: openAIChatBody({ text: String((req.body as { messages: Array<{ content: string }> }).messages[0]!.content) }) }));
+    // Answers take 50 ms, as a model's would: the next trial's request is built meanwhile, so it is
+    // ready when the answer comes (an instant answer can beat it, and is then scored first).
+    const server = await startOpenAICompatibleServer(req => ({ status: 200, delayMs: 50, body: openAIChatBody({ text: String((req.body as { messages: Array<{ content: string }> }).messages[0]!.content) }) }));
     try {
       const { store, trials, options } = await setup(model());
       const remote = createOpenAICompatibleModel({ model: 'm', baseURL: server.baseURL, apiKey: 'sk-test' });
