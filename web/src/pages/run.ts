@@ -3,6 +3,7 @@ import { resultsFigure } from '../chart.js';
 import { reportFigures } from '../charts/index.js';
 import { h, link, num, put, usd, when } from '../dom.js';
 import { navigate } from '../nav.js';
+import { pollApi } from '../poll.js';
 import type { Progress, RunCharts, RunDetail, TrialPage } from '../types.js';
 import { followRun } from './live.js';
 
@@ -51,32 +52,18 @@ export async function runPage(main: HTMLElement, [id]: string[], query: URLSearc
     put(progressBox, ...idleControls(run, reload));
     // Another process runs it (the CLI, a worker): its stored state is asked for until it changes.
     if (run.status === 'running' && !run.interrupted) {
-      stopFollowing.push(watchStored(`/runs/${encodeURIComponent(run.id)}`, run, now => put(facts, countsText(now.counts.done, now.counts.failed, now.counts.pending, now.counts.total)), reload));
+      stopFollowing.push(pollApi<RunDetail>(`/runs/${encodeURIComponent(run.id)}`, now => {
+        // Its status changed (it ended, or its process went away): drawn again. Else its counts follow.
+        if (now.status !== run.status || now.interrupted !== run.interrupted) {
+          reload();
+          return true;
+        }
+        put(facts, countsText(now.counts.done, now.counts.failed, now.counts.pending, now.counts.total));
+        return false;
+      }));
     }
   }
   return () => stopFollowing.forEach(f => f());
-}
-
-/** How often a page asks again about a run another process works on. */
-const POLL_MS = 2000;
-
-/**
- * Ask for a run's stored state every POLL_MS: its counts go to `counts`; once its status (or
- * interruption) differs from what the page drew, `ended` is called and the asking stops. Returns the stop.
- */
-function watchStored(path: string, drawn: RunDetail, counts: (now: RunDetail) => void, ended: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const ask = () => {
-    timer = setTimeout(async () => {
-      const now = await api<RunDetail>(path).catch(() => undefined);
-      if (timer === undefined) return;
-      if (now && (now.status !== drawn.status || now.interrupted !== drawn.interrupted)) return ended();
-      if (now) counts(now);
-      ask();
-    }, POLL_MS);
-  };
-  ask();
-  return () => { clearTimeout(timer); timer = undefined; };
 }
 
 const countsText = (done: number, failed: number, pending: number, total: number) => `${done} done, ${failed} failed, ${Math.max(0, pending)} pending of ${total}`;

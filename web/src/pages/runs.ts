@@ -1,6 +1,7 @@
 import { api } from '../api.js';
 import { h, link, put, usd, when } from '../dom.js';
 import { navigate } from '../nav.js';
+import { pollApi } from '../poll.js';
 import type { RunListEntry } from '../types.js';
 import { confirmDelete } from './runs-delete.js';
 
@@ -8,9 +9,6 @@ import { confirmDelete } from './runs-delete.js';
 export const modelLabel = (m: { alias: string; spec: string }) => (m.alias === m.spec ? m.alias : `${m.alias} (${m.spec})`);
 
 /** Every stored run of every kind; filters and search live in the URL. */
-/** How often the list asks again while a run in it is running. */
-const POLL_MS = 2000;
-
 export async function runsPage(main: HTMLElement, params: string[], query: URLSearchParams, notice?: string): Promise<() => void> {
   const runs = await api<RunListEntry[]>('/runs');
   const kind = query.get('kind') ?? '';
@@ -72,23 +70,17 @@ export async function runsPage(main: HTMLElement, params: string[], query: URLSe
 let stopWatching: () => void = () => undefined;
 
 /**
- * While a listed run is running (here or in another process), ask for the list again every
- * POLL_MS and draw it again once a run's status or progress changed, unless the reader is
- * choosing runs or typing a search (then it asks again later). Returns the stop.
+ * While a listed run is running (here or in another process), ask for the list again and draw it
+ * again once a run's status or progress changed, unless the reader is choosing runs or typing a
+ * search (then it asks again later). Returns the stop.
  */
 function watchRunning(runs: RunListEntry[], idle: () => boolean, redraw: () => void): () => void {
   const seen = (list: RunListEntry[]) => JSON.stringify(list.map(r => [r.id, r.status, r.interrupted, r.trials, r.failures, r.live]));
   if (!runs.some(r => r.status === 'running' && !r.interrupted)) return () => undefined;
   const before = seen(runs);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const ask = () => {
-    timer = setTimeout(async () => {
-      const now = await api<RunListEntry[]>('/runs').catch(() => undefined);
-      if (timer === undefined) return;
-      if (now && seen(now) !== before && idle()) return redraw();
-      ask();
-    }, POLL_MS);
-  };
-  ask();
-  return () => { clearTimeout(timer); timer = undefined; };
+  return pollApi<RunListEntry[]>('/runs', now => {
+    if (seen(now) === before || !idle()) return false;
+    redraw();
+    return true;
+  });
 }
