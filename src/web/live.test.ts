@@ -90,10 +90,12 @@ const launch = async (config: Record<string, unknown>) => {
 };
 type Detail = { status: string; live: { finished: boolean; error: string | null } | null };
 const detailOf = async (id: string) => await (await fetch(`${web.url}/api/runs/${id}`)).json() as Detail;
-/** A moment for a second session to be refused: the run must still be this server's, followed, with no error. */
+/** A moment for a second session to be refused: the run must still be this server's, followed, with no error, and stored as running. */
 const stillFollowed = async (id: string) => {
   await new Promise(r => setTimeout(r, 500));
-  expect((await detailOf(id)).live).toMatchObject({ finished: false, error: null });
+  const detail = await detailOf(id);
+  expect(detail.live).toMatchObject({ finished: false, error: null });
+  expect(detail.status).toBe('running');
 };
 /** Let the calls through and wait for the run's end: its stored status and the calls its model got. */
 const settled = async (id: string, modelName: string) => {
@@ -131,17 +133,22 @@ describe('a launch of a run this server is already running', () => {
     expect(await settled(a, 'm4')).toEqual({ status: 'completed', calls: 40 });
   }, 60_000);
 
-  it('starts the edited scenario or suite as a run of its own: an equal config is not the same run when its files changed', async () => {
+  it('refuses the same launch while its run goes if its files changed since (say why), and starts it as its own run once that run ended', async () => {
     closeGate();
     const config = { kind: 'suite', suites: [join(dir, 'suites/two')], models: ['m=openai:m3'], repeats: 2 };
     const first = await launch(config);
-    const items = readFileSync(join(dir, 'suites/two/exercises.jsonl'), 'utf8').split('\n').filter(Boolean);
-    writeFileSync(join(dir, 'suites/two/exercises.jsonl'), `${items[0]}\n`);
+    const file = join(dir, 'suites/two/exercises.jsonl');
+    const items = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(file, `${items[0]}\n`);
+    const refused = await fetch(`${web.url}/api/launch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ config }) });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(`a file of this launch changed since run ${first} started from it, and that run is still running here: stop it or wait for it to end, then launch again`);
+    await stillFollowed(first);
+    expect((await settled(first, 'm3')).status).toBe('completed');
     const second = await launch(config);
-    openGate();
     expect(second).not.toBe(first);
     await expect.poll(async () => (await detailOf(second)).live?.finished, { timeout: 20_000 }).toBe(true);
     expect((await detailOf(second)).status).toBe('completed');
-    writeFileSync(join(dir, 'suites/two/exercises.jsonl'), `${items.join('\n')}\n`);
+    writeFileSync(file, `${items.join('\n')}\n`);
   }, 60_000);
 });

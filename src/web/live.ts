@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, type Env, type JsonObject, type RunEvent, type RunOutcome, type Store } from '../core/index.js';
 import { startRun, type RunConfig } from '../runs.js';
 import type { RunHandle } from '../engine/start.js';
@@ -20,6 +22,8 @@ export async function continueConfig(store: Store, runId: string): Promise<JsonO
 export interface LiveRun {
   runId: string;
   config: JsonObject;
+  /** The contents of the files the config names, as it was launched (filesOf). */
+  files: string;
   handle: RunHandle;
   /** Counts so far, from the event stream (a page that opens late starts from them). */
   progress: { total: number; done: number; failed: number; spentUsd: number; stopping: boolean };
@@ -52,12 +56,23 @@ export class LiveRuns {
   /**
    * Start a run; resolves with its id once planned, or rejects with the config's problems. A run
    * this server is running already (the same run id: the same files and settings, however the
-   * config is written) is joined, not started again; an equal config whose files changed since
-   * is another run and starts.
+   * config is written) is joined, not started again. The same config while its run goes, but with
+   * a file of it changed since (a scenario saved again), is refused until that run ends: the edit
+   * may keep the run id (a new judge prompt adds judgments to the same run), and two sessions of
+   * one run here would leave the new work to neither.
    */
   async launch(config: JsonObject): Promise<LiveRun> {
+    const files = filesOf(config);
+    const same = [...this.runs.values()].find(r => !r.outcome && !r.error && JSON.stringify(r.config) === JSON.stringify(config));
+    if (same && same.files === files) return same;
+    if (same) {
+      throw new ConfigError([{
+        field: 'file',
+        message: `a file of this launch changed since run ${same.runId} started from it, and that run is still running here: stop it or wait for it to end, then launch again (or save the edit under another name to run both)`,
+      }]);
+    }
     const handle = startRun(config as unknown as RunConfig, { store: this.store, env: this.env, ...(this.readable ? { readable: this.readable } : {}) });
-    const live: LiveRun = { runId: '', config, handle, progress: { total: 0, done: 0, failed: 0, spentUsd: 0, stopping: false }, warnings: [] };
+    const live: LiveRun = { runId: '', config, files, handle, progress: { total: 0, done: 0, failed: 0, spentUsd: 0, stopping: false }, warnings: [] };
     const early: RunEvent[] = [];
     const off = handle.on(e => (live.runId ? follow(live, e) : early.push(e)));
     // A config error ends the run before it is planned: report it instead of an id.
@@ -66,9 +81,9 @@ export class LiveRuns {
     live.runId = first.id ?? (await handle.runId);
     const running = this.runs.get(live.runId);
     if (running && !running.outcome && !running.error) {
-      // The running session holds the run's trials: this one would only be refused them.
+      // The running session holds the run's trials: this one is refused them by its claims and
+      // ends having written nothing of the run's state (a stopped one would write "stopped").
       off();
-      handle.stop();
       handle.done.catch(() => undefined);
       return running;
     }
@@ -101,4 +116,28 @@ function follow(live: LiveRun, e: RunEvent): void {
     if (e.status === 'done') p.done += 1; else p.failed += 1;
     p.spentUsd = e.spentUsd;
   } else if (e.type === 'warning') live.warnings.push(e.message);
+}
+
+/**
+ * A fingerprint of the files a config names (a scenario file, a price table, the item files of a
+ * suite folder): each top-level string, or string in a list, that is a file or a folder, by the
+ * size and modification time of its files (as make and rsync tell a change), at most a few
+ * thousand of them.
+ */
+function filesOf(config: JsonObject): string {
+  const named = Object.values(config).flatMap(v => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []));
+  const seen: string[] = [];
+  const walk = (path: string) => {
+    if (seen.length > 5000) return;
+    let stat;
+    try {
+      stat = statSync(path);
+    } catch {
+      return;
+    }
+    if (stat.isFile()) seen.push(`${path}\0${stat.size}\0${stat.mtimeMs}`);
+    else if (stat.isDirectory()) for (const name of readdirSync(path).sort()) walk(join(path, name));
+  };
+  for (const path of named) walk(path);
+  return seen.join('\n');
 }
