@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -179,6 +179,44 @@ it('saves say what they kept, keep no version of an unchanged text, and refuse b
     expect(edited.json.kept).toMatch(/^scenarios\/knowledge-explanation\.yaml\.v\d+$/);
     expect(readFileSync(join(work, edited.json.kept as string), 'utf8')).toBe(shipped);
     expect(readdirSync(home).filter(f => f.startsWith('knowledge-explanation.yaml.v'))).toHaveLength(1);
+  } finally {
+    await server.close();
+    await store.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+it('follows no link out of the scenario folder: a linked file is not listed, opened or written through, and a linked scripts folder takes no copies', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'paideia-editor-links-'));
+  const home = join(work, 'scenarios');
+  const outside = join(work, 'outside');
+  mkdirSync(home);
+  mkdirSync(outside);
+  const secret = join(outside, 'secret.yaml');
+  writeFileSync(secret, 'name: secret # sk-live-0123456789\n');
+  symlinkSync(secret, join(home, 'evil.yaml'));
+  symlinkSync(outside, join(home, 'scripts'));
+  const store = await openStore(`sqlite:${join(work, 'e.db')}`);
+  const server = await startApiServer(store, work, { folders: { base: work, suites: [], scenarios: [home, SHIPPED] } });
+  const post = async (path: string, body: unknown) => {
+    const r = await fetch(`${server.url}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify(body) });
+    return { status: r.status, text: await r.text() };
+  };
+  try {
+    const listed = await (await fetch(`${server.url}/api/scenarios`)).json() as { names: string[] };
+    expect(listed.names).not.toContain('evil.yaml');
+    const opened = await fetch(`${server.url}/api/scenarios/evil.yaml`);
+    expect(opened.status).toBe(404);
+    expect(await opened.text()).not.toContain('sk-live');
+    const mine = readFileSync(join(SHIPPED, 'socratic-problem-solving.yaml'), 'utf8');
+    const through = await post('/scenarios/evil.yaml', { text: mine });
+    expect([through.status, through.text]).toEqual([400, expect.stringContaining('scenarios/evil.yaml is a link to a file outside scenarios; the editor writes only there')]);
+    expect(readFileSync(secret, 'utf8')).toBe('name: secret # sk-live-0123456789\n');
+    expect(readdirSync(home).filter(f => f.startsWith('evil.yaml.v'))).toEqual([]);
+    // A shipped scenario's first save would copy its scripts through the link.
+    const copied = await post('/scenarios/socratic-problem-solving.yaml', { text: mine });
+    expect([copied.status, copied.text]).toEqual([400, expect.stringContaining('scenarios/scripts leads outside scenarios (a link)')]);
+    expect(readdirSync(outside)).toEqual(['secret.yaml']);
   } finally {
     await server.close();
     await store.close();

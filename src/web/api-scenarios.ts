@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Hono } from 'hono';
 import { ConfigError, formatLocation, type Env } from '../core/index.js';
@@ -64,6 +64,12 @@ export interface EditorScenario {
 // Any plain file name (spaces and accents too, as the launch page lists them), never a path.
 const SCENARIO_FILE = /^[^/\\\0]+\.ya?ml$/;
 const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
+/** Whether a path lies in a folder once links are followed: a link in a scenario folder to a file elsewhere is not in it. */
+const staysIn = (dir: string, path: string) => {
+  const real = (p: string) => (existsSync(p) ? realpathSync(p) : resolve(p));
+  const [at, root] = [real(path), real(dir)];
+  return at === root || at.startsWith(root + sep);
+};
 
 /**
  * The scenario editor's API: open a scenario file, check a text as it is typed, save a new version.
@@ -74,7 +80,7 @@ const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
 export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
   const api = new Hono();
   const [home = resolve(folders.base, 'scenarios'), ...others] = folders.scenarios.map(dir => resolve(folders.base, dir));
-  const namesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter(f => SCENARIO_FILE.test(f) && isFile(join(dir, f))) : []);
+  const namesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter(f => SCENARIO_FILE.test(f) && isFile(join(dir, f)) && staysIn(dir, join(dir, f))) : []);
   // Only files directly in a scenario folder, by their name: no path from the browser is opened.
   const checkedName = (name: string) => {
     if (name !== basename(name) || !SCENARIO_FILE.test(name)) throw new ConfigError([{ field: 'name', message: `"${name}" is not a scenario file name (a name ending in .yaml or .yml, without a folder)` }]);
@@ -84,7 +90,7 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
   // A file the scenario names is read only inside the folders the server offers.
   const readable = readableIn(folders);
   // The working folder's file of that name, else the first other folder's.
-  const openable = (name: string) => [home, ...others].map(dir => join(dir, checkedName(name))).find(isFile);
+  const openable = (name: string) => [home, ...others].map(dir => join(dir, checkedName(name))).find(f => isFile(f) && staysIn(dirname(f), f));
 
   api.get('/scenarios', c => {
     const own = new Set(namesIn(home));
@@ -145,6 +151,8 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
     const file = fileOf(name);
     const text = textOf(await c.req.json<{ text?: unknown }>());
     if (existsSync(file) && !isFile(file)) throw new ConfigError([{ field: 'name', message: `${shown(file)} is a folder, not a scenario file; save under another name` }]);
+    // A link to a file elsewhere is not written through: the editor writes only in its folder.
+    if (existsSync(file) && !staysIn(home, file)) throw new ConfigError([{ field: 'name', message: `${shown(file)} is a link to a file outside ${shown(home)}; the editor writes only there: save under another name` }]);
     const { checked, from, named } = check(name, text);
     if (checked.issues.length) return c.json({ saved: false, ...checked }, 400);
     mkdirSync(home, { recursive: true });
@@ -189,8 +197,12 @@ function copyShippedFiles(named: ReadonlyArray<string>, shippedDir: string, home
     const target = resolve(home, path);
     try {
       mkdirSync(dirname(target), { recursive: true });
+      if (!staysIn(home, dirname(target))) {
+        throw new ConfigError([{ field: 'name', message: `${shown(dirname(target))} leads outside ${shown(home)} (a link); the editor writes only there: replace the link with a folder, then save again` }]);
+      }
       copyFileSync(source, target);
     } catch (error) {
+      if (error instanceof ConfigError) throw error;
       // A file where the copy needs a folder (scenarios/scripts as a file, say): the user's to move.
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST' && code !== 'ENOTDIR') throw error;
