@@ -17,7 +17,7 @@ describe('a verb of its own asked of a group', () => {
   it('`paideia scenario runs` gives the pointer alone: no "Did you mean run?" and no group help above it that contradict it', async () => {
     const r = await runCli(['scenario', 'runs'], { cwd: mkdtempSync(join(tmpdir(), 'paideia-unknown-')) });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`error: unknown command 'runs'\nhint: "runs" is a command of its own, not of "scenario": paideia runs [options] [command] (paideia runs --help)\n`);
+    expect(r.stderr).toBe(`error: unknown command 'runs'\nhint: "runs" is a command of its own, not of "scenario": paideia runs (paideia runs --help)\n`);
     // A word that is no command of Paideia's keeps commander's suggestion and the group's help.
     const typo = await runCli(['scenario', 'rnu'], { cwd: mkdtempSync(join(tmpdir(), 'paideia-unknown-')) });
     expect(typo.code).toBe(2);
@@ -30,8 +30,11 @@ describe('a verb of its own asked of a group', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: too many arguments for 'runs'/);
     expect(r.stderr).toMatch(/^hint: "delte" is no command of "runs"; did you mean paideia runs delete\? \(paideia runs delete --help\)$/m);
-    // A word near no subcommand gets no guess.
+    // A word near no subcommand gets no guess, nor does a subcommand given an argument too many.
     expect((await runCli(['runs', 'zzzzzz'], { cwd: mkdtempSync(join(tmpdir(), 'paideia-unknown-')) })).stderr).not.toMatch(/hint:/);
+    const extra = await runCli(['runs', 'bundle', 'a', 'b'], { cwd: mkdtempSync(join(tmpdir(), 'paideia-unknown-')) });
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).not.toMatch(/hint:/);
   });
 
   it('`paideia help scenario run` shows the help of `scenario run`, as `paideia scenario run --help` does', async () => {
@@ -55,8 +58,8 @@ describe('a verb of its own asked of a group', () => {
     const learning = program.command('learning');
     learning.command('run');
     learning.command('report <id>');
-    expect(unknownCommandPointer(program, ['learning', 'rescore', 'x'], {})).toBe('"rescore" is a command of its own, not of "learning": paideia rescore [options] <run-id> (paideia rescore --help)');
-    expect(unknownCommandPointer(program, ['learning', 'rescore', '--store', 'sqlite:a.db'], { npm_command: 'exec' })).toMatch(/: npx paideia rescore \[options\] <run-id> \(npx paideia rescore --help\)$/);
+    expect(unknownCommandPointer(program, ['learning', 'rescore', 'x'], {})).toBe('"rescore" is a command of its own, not of "learning": paideia rescore <run-id> (paideia rescore --help)');
+    expect(unknownCommandPointer(program, ['learning', 'rescore', '--store', 'sqlite:a.db'], { npm_command: 'exec' })).toMatch(/: npx paideia rescore <run-id> \(npx paideia rescore --help\)$/);
     expect(unknownCommandPointer(program, ['learning', 'frobnicate'], {})).toBeUndefined();
     expect(unknownCommandPointer(program, ['learning', 'report', 'x'], {})).toBeUndefined();
     expect(unknownCommandPointer(program, ['rescore'], {})).toBeUndefined();

@@ -21,7 +21,9 @@ export function unknownCommandPointer(program: Command, args: ReadonlyArray<stri
   const own = program.commands.find(c => c.name() === verb);
   if (!own) return undefined;
   const prefix = commandPrefix(env).join(' ');
-  const what = FOR_GROUP[group.name()]?.[verb]?.(prefix) ?? `${prefix} ${own.name()} ${own.usage()}`;
+  // The command with the arguments it needs: "[options]" and "[command]" left out, so that it reads as typed.
+  const needs = own.usage().replace(/\[options\]|\[command\]/g, '').trim();
+  const what = FOR_GROUP[group.name()]?.[verb]?.(prefix) ?? `${prefix} ${own.name()}${needs ? ` ${needs}` : ''}`;
   return `"${verb}" is a command of its own, not of "${group.name()}": ${what} (${prefix} ${own.name()} --help)`;
 }
 
@@ -33,8 +35,10 @@ export function subcommandGuess(program: Command, args: ReadonlyArray<string>, e
   const [groupName, word] = args;
   if (groupName === undefined || word === undefined || word.startsWith('-')) return undefined;
   const group = program.commands.find(c => c.name() === groupName || c.aliases().includes(groupName));
-  const guess = group ? closest(word, group.commands.map(c => c.name())) : undefined;
-  if (!group || !guess) return undefined;
+  // The word is a subcommand: the extra argument was that subcommand's (`scenario run f --resume x`), not a typo.
+  if (!group || group.commands.some(c => c.name() === word || c.aliases().includes(word))) return undefined;
+  const guess = closest(word, group.commands.map(c => c.name()));
+  if (!guess) return undefined;
   const prefix = commandPrefix(env).join(' ');
   return `"${word}" is no command of "${group.name()}"; did you mean ${prefix} ${group.name()} ${guess}? (${prefix} ${group.name()} ${guess} --help)`;
 }
