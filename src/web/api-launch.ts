@@ -62,7 +62,12 @@ export function launchApi(live: LiveRuns, env: Env, folders: LaunchFolders): Hon
   });
 
   api.post('/runs/:id/resume', async c => {
-    const run = await live.resume(c.req.param('id'));
+    // A run the CLI started may name files anywhere: the page resumes only those in the offered folders.
+    const run = await live.resume(c.req.param('id'), config => {
+      const kind = BUILT_IN_RUN_KINDS.find(k => k.name === config['kind']);
+      const outside = kind ? launchPathIssues(pageSchema(kind.configSchema), config, folders) : [];
+      if (outside.length) throw new ConfigError(outside.map(i => ({ ...i, message: `${i.message.replace(/, or run it with the CLI$/, '')}, or resume it with the CLI` })));
+    });
     return c.json({ runId: run.runId });
   });
 

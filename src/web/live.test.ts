@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../core/index.js';
 import { openAIChatBody, startOpenAICompatibleServer, type FakeServer } from '../providers/testing/fake-servers.js';
 import { openStore } from '../store/index.js';
+import { startRun } from '../runs.js';
 import { startApiServer } from './testing/api-server.js';
 import type { RunningServer } from './serve.js';
 
@@ -151,4 +152,30 @@ describe('a launch of a run this server is already running', () => {
     expect((await detailOf(second)).status).toBe('completed');
     writeFileSync(file, `${items.join('\n')}\n`);
   }, 60_000);
+});
+
+describe('resuming from the page a run the CLI started', () => {
+  it('refuses a scenario run whose file lies outside the folders the server offers, saying so, and calls nothing', async () => {
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(elsewhere, { recursive: true });
+    cpSync(join(ROOT, 'scenarios/knowledge-explanation.yaml'), join(elsewhere, 'k.yaml'));
+    cpSync(join(ROOT, 'scenarios/scripts'), join(elsewhere, 'scripts'), { recursive: true });
+    // Planned only, as `paideia scenario run --plan-only` leaves it: every dialogue pending.
+    const planned = await startRun({ kind: 'scenario', file: join(elsewhere, 'k.yaml'), planOnly: true }, { store, env: {} }).done;
+    const res = await fetch(`${web.url}/api/runs/${planned.runId}/resume`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/k\.yaml\\" is not in a folder this server offers \(suites\); put the file there, or resume it with the CLI/);
+    expect((await store.getRun(planned.runId))?.status).toBe('stopped');
+    expect((await store.listCalls(planned.runId)).length).toBe(0);
+  });
+
+  it('resumes a suite run whose item files lie elsewhere: it reads its items from the store, not from files', async () => {
+    const elsewhere = join(dir, 'elsewhere-items');
+    mkdirSync(elsewhere, { recursive: true });
+    writeFileSync(join(elsewhere, 'exercises.jsonl'), readFileSync(join(dir, 'suites/two/exercises.jsonl')));
+    const planned = await startRun({ kind: 'suite', suites: [elsewhere], models: ['m=baseline:gold'], repeats: 1, planOnly: true }, { store }).done;
+    const res = await fetch(`${web.url}/api/runs/${planned.runId}/resume`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(200);
+    await expect.poll(async () => (await detailOf(planned.runId)).status, { timeout: 20_000 }).toBe('completed');
+  });
 });

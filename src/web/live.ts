@@ -93,12 +93,16 @@ export class LiveRuns {
     return live;
   }
 
-  /** Start a stored run again from the config it keeps (CLI runs too): done trials are kept, the rest run. */
-  async resume(runId: string): Promise<LiveRun> {
+  /**
+   * Start a stored run again from the config it keeps (CLI runs too): done trials are kept, the
+   * rest run. `check` may refuse the config first (the web app: files outside its folders).
+   */
+  async resume(runId: string, check?: (config: JsonObject) => void): Promise<LiveRun> {
     const live = this.runs.get(runId);
     if (live && !live.outcome && !live.error) return live;
     const config = await continueConfig(this.store, runId);
     if (!config) throw new ConfigError([{ field: 'run', message: `run ${runId} was stored before runs kept the config they continue from; resume it with the command that started it` }]);
+    check?.(config);
     return this.launch(config);
   }
 
