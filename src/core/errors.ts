@@ -77,6 +77,18 @@ export class ConfigError extends PaideiaError {
   }
 }
 
+/**
+ * A session found every open trial of its run held by another live process: nothing to do here
+ * now. Bad input as far as a command is concerned (exit 2, with when to try again); a server that
+ * started the session knows the run is another process's, not failed.
+ */
+export class RunHeldError extends ConfigError {
+  constructor(readonly runId: string, message: string) {
+    super([{ field: 'run', message }]);
+    this.name = 'RunHeldError';
+  }
+}
+
 /** A call to a model provider failed. `isRetryable` decides whether the engine tries again. */
 export class ProviderCallError extends PaideiaError {
   readonly statusCode: number | undefined;

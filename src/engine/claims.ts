@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { ConfigError, type Store, type TrialClaim, type WorkerIdentity } from '../core/index.js';
+import { RunHeldError, type Store, type TrialClaim, type WorkerIdentity } from '../core/index.js';
 import { loopTurns } from './loop-turns.js';
 
 export interface ClaimOptions {
@@ -138,10 +138,7 @@ export async function claimRunTrials(store: Store, runId: string, trialIds: Tria
   }
   if (trialIds.length > 0 && count === 0) {
     const other = (await store.listClaimHolders(runId)).find(h => h.workerId !== worker.workerId);
-    throw new ConfigError([{
-      field: 'run',
-      message: `run ${runId} is being run by process ${other?.pid ?? '?'} on ${other?.host ?? '?'}; wait for it to finish or stop it, then run the command again`,
-    }]);
+    throw new RunHeldError(runId, `run ${runId} is being run by process ${other?.pid ?? '?'} on ${other?.host ?? '?'}; wait for it to finish or stop it, then run the command again`);
   }
   let lost = false;
   let renewedAt = now();

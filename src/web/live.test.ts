@@ -179,3 +179,21 @@ describe('resuming from the page a run the CLI started', () => {
     await expect.poll(async () => (await detailOf(planned.runId)).status, { timeout: 20_000 }).toBe('completed');
   });
 });
+
+describe('launching from the page a run another process is running', () => {
+  it('leaves it to that process: the page says who runs it, no error of a refused session stays, and the run ends completed', async () => {
+    closeGate();
+    const config = { kind: 'suite' as const, suites: [join(dir, 'suites/two')], models: ['m=openai:m6'], repeats: 4 };
+    // Another session of the store's (as the CLI would be) holds the run's trials.
+    const other = startRun(config, { store, env: { OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'k' } });
+    const id = await other.runId;
+    await expect.poll(() => model.requests.filter(r => (r.body as { model?: string }).model === 'm6').length, { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(await launch(config)).toBe(id);
+    // Refused by the other session's claims: nothing of this server's is left on the run.
+    await expect.poll(async () => (await detailOf(id)).live, { timeout: 20_000 }).toBeNull();
+    expect((await detailOf(id)).status).toBe('running');
+    openGate();
+    expect((await other.done).status).toBe('completed');
+    expect(await detailOf(id)).toMatchObject({ status: 'completed', live: null });
+  }, 60_000);
+});

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, type Env, type JsonObject, type RunEvent, type RunOutcome, type Store } from '../core/index.js';
+import { ConfigError, RunHeldError, type Env, type JsonObject, type RunEvent, type RunOutcome, type Store } from '../core/index.js';
 import { startRun, type RunConfig } from '../runs.js';
 import type { RunHandle } from '../engine/start.js';
 import { loadRunConfig } from '../engine/run-config.js';
@@ -89,7 +89,12 @@ export class LiveRuns {
     }
     for (const e of early) follow(live, e);
     this.runs.set(live.runId, live);
-    handle.done.then(o => { live.outcome = o; }, (e: unknown) => { live.error = e instanceof Error ? e.message : String(e); }).finally(off);
+    handle.done.then(o => { live.outcome = o; }, (e: unknown) => {
+      // Another process runs it (the CLI, a worker): not this server's run to follow, and no
+      // failure of it; its page says who runs it and follows the stored state.
+      if (e instanceof RunHeldError && this.runs.get(live.runId) === live) this.runs.delete(live.runId);
+      else live.error = e instanceof Error ? e.message : String(e);
+    }).finally(off);
     return live;
   }
 
