@@ -46,9 +46,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 // takes one word (it showed the group's) and says nothing of a word that is no command (`paideia
 // help nothing` printed the help and exited 2), which is then an unknown command, with a guess.
 const operands = process.argv.slice(3);
-if (process.argv[2] === 'help' && operands.length > 0 && operands.every(a => !a.startsWith('-'))) {
-  process.argv.splice(2, Infinity, ...operands, ...(Object.hasOwn(COMMANDS, operands[0]!) ? ['--help'] : []));
-}
+const helpOf = process.argv[2] === 'help' && operands.length > 0 && operands.every(a => !a.startsWith('-'));
+if (helpOf) process.argv.splice(2, Infinity, ...operands, ...(Object.hasOwn(COMMANDS, operands[0]!) ? ['--help'] : []));
 // Only a command named first is loaded alone: after a flag (`--help run`), the program's own help
 // or error lists every command.
 const named = process.argv[2];
@@ -57,6 +56,13 @@ const registerCommands = async (names: Iterable<string>) => {
   for (const register of await Promise.all([...names].map(name => COMMANDS[name]!()))) register(program);
 };
 await registerCommands(loaded);
+// `paideia help scenario nothing`: the group's help would answer a word it does not have (exit 0);
+// without --help it is an unknown command of the group, with a guess.
+if (helpOf && process.argv.at(-1) === '--help') {
+  let command: Command | undefined = program;
+  for (const word of operands) command = command?.commands.find(c => c.name() === word || c.aliases().includes(word));
+  if (!command) process.argv.pop();
+}
 
 try {
   await program.parseAsync(process.argv);

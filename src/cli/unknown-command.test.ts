@@ -50,6 +50,10 @@ describe('a verb of its own asked of a group', () => {
     const unknown = await runCli(['help', 'scenarios'], { cwd });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^error: unknown command 'scenarios'\n\(Did you mean scenario\?\)/);
+    // So is a word that is no command of a group: not the group's help with exit 0.
+    const sub = await runCli(['help', 'scenario', 'rnu'], { cwd });
+    expect([sub.code, sub.stdout]).toEqual([2, '']);
+    expect(sub.stderr).toMatch(/^error: unknown command 'rnu'\n\(Did you mean run\?\)/);
   });
 
   it('points at the verb with its usage for any group, under npx as npx paideia, and says nothing for a word that is no command', () => {
