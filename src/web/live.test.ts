@@ -154,6 +154,30 @@ describe('a launch of a run this server is already running', () => {
   }, 60_000);
 });
 
+describe('a resume or launch while the run is stopping', () => {
+  it('waits for the drain, then runs the rest in a new session: the run ends completed, no call asked twice', async () => {
+    closeGate();
+    const config = { kind: 'suite', suites: [join(dir, 'suites/two')], models: ['m=openai:m7'], repeats: 20 };
+    const id = await launch(config);
+    await expect.poll(() => model.requests.filter(r => (r.body as { model?: string }).model === 'm7').length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const post = (path: string, body = '{}') => fetch(`${web.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect((await post(`runs/${id}/stop`)).status).toBe(200);
+    // Asked while the calls in flight are held: neither joins the session that is about to end "stopped".
+    const resumed = post(`runs/${id}/resume`);
+    const relaunched = post('launch', JSON.stringify({ config }));
+    await new Promise(r => setTimeout(r, 300));
+    openGate();
+    for (const res of await Promise.all([resumed, relaunched])) {
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect((await res.json() as { runId: string }).runId).toBe(id);
+    }
+    await expect.poll(async () => (await detailOf(id)).status, { timeout: 20_000 }).toBe('completed');
+    const asked = model.requests.filter(r => (r.body as { model?: string }).model === 'm7').map(r => JSON.stringify(r.body));
+    expect(asked.length).toBe(40);
+    expect(new Set(asked).size).toBe(40);
+  }, 60_000);
+});
+
 describe('resuming from the page a run the CLI started', () => {
   it('refuses a scenario run whose file lies outside the folders the server offers, saying so, and calls nothing', async () => {
     const elsewhere = join(dir, 'elsewhere');

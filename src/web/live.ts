@@ -11,6 +11,12 @@ import { loadRunConfig } from '../engine/run-config.js';
  */
 const LAUNCH_ARTIFACT = 'web-launch';
 
+/**
+ * How long a launch or resume of a run whose session was asked to stop waits for its calls in
+ * flight to finish before it is refused (a server that answers slowly can hold a drain for minutes).
+ */
+const DRAIN_WAIT_MS = 15_000;
+
 /** The config that continues a stored run, whoever started it (CLI, web app, library), if it keeps one. */
 export async function continueConfig(store: Store, runId: string): Promise<JsonObject | undefined> {
   const kept = await loadRunConfig(store, runId);
@@ -64,6 +70,11 @@ export class LiveRuns {
   async launch(config: JsonObject): Promise<LiveRun> {
     const files = filesOf(config);
     const same = [...this.runs.values()].find(r => !r.outcome && !r.error && JSON.stringify(r.config) === JSON.stringify(config));
+    // A session that is stopping would end "stopped" whoever joined it: its drain ends first, then a new session goes on.
+    if (same?.progress.stopping) {
+      await this.drained(same);
+      return this.launch(config);
+    }
     if (same && same.files === files) return same;
     if (same) {
       throw new ConfigError([{
@@ -85,7 +96,11 @@ export class LiveRuns {
       // ends having written nothing of the run's state (a stopped one would write "stopped").
       off();
       handle.done.catch(() => undefined);
-      return running;
+      if (!running.progress.stopping) return running;
+      // The same run written otherwise, while it drains: once this session and the drain ended, a new one.
+      await handle.done.catch(() => undefined);
+      await this.drained(running);
+      return this.launch(config);
     }
     for (const e of early) follow(live, e);
     this.runs.set(live.runId, live);
@@ -104,11 +119,26 @@ export class LiveRuns {
    */
   async resume(runId: string, check?: (config: JsonObject) => void): Promise<LiveRun> {
     const live = this.runs.get(runId);
-    if (live && !live.outcome && !live.error) return live;
+    if (live && !live.outcome && !live.error) {
+      if (!live.progress.stopping) return live;
+      await this.drained(live);
+    }
     const config = await continueConfig(this.store, runId);
     if (!config) throw new ConfigError([{ field: 'run', message: `run ${runId} was stored before runs kept the config they continue from; resume it with the command that started it` }]);
     check?.(config);
     return this.launch(config);
+  }
+
+  /** Wait for a session asked to stop to end (DRAIN_WAIT_MS at most), else refuse: it is still finishing its calls. */
+  private async drained(run: LiveRun): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      run.handle.done.then(() => true, () => true),
+      new Promise<false>(resolve => { timer = setTimeout(resolve, DRAIN_WAIT_MS, false); }),
+    ]).finally(() => clearTimeout(timer));
+    if (!ended) {
+      throw new ConfigError([{ field: 'run', message: `run ${run.runId} is stopping: its calls in flight finish first (their answers are stored); resume it once its page says it stopped` }]);
+    }
   }
 
   /** Wait for every run this server started (used when it shuts down after asking them to stop). */

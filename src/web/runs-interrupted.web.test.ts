@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli, waitFor } from '../cli/testing/run-cli.js';
@@ -73,6 +75,24 @@ describe('a run left "running" by a killed process, in the web app', () => {
     expect(await page.locator('#run-status').textContent()).toBe('stopped (interrupted)');
     await page.getByRole('button', { name: 'Resume run' }).waitFor();
     expect(problems).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
+  it('a resume the server refuses says why beside the button, which can be pressed again', async () => {
+    // A scenario run the CLI planned from a file outside the folders the server offers.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'paideia-elsewhere-'));
+    const root = resolve(import.meta.dirname, '../..');
+    cpSync(join(root, 'scenarios/knowledge-explanation.yaml'), join(elsewhere, 'k.yaml'));
+    cpSync(join(root, 'scenarios/scripts'), join(elsewhere, 'scripts'), { recursive: true });
+    const planned = (await startRun({ kind: 'scenario', file: join(elsewhere, 'k.yaml'), planOnly: true }, { store: H.store, env: {} }).done).runId;
+    const page = await H.page();
+    await page.goto(`${H.server.url}/runs/${planned}`);
+    const resume = page.getByRole('button', { name: 'Resume run' });
+    await resume.click();
+    await expect.poll(() => page.locator('#resume-error').textContent()).toMatch(/k\.yaml" is not in a folder this server offers .*, or resume it with the CLI/);
+    expect(await resume.isEnabled()).toBe(true);
+    expect(problems.splice(0)).toEqual(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
     expect(await axeViolations(page)).toEqual([]);
     await page.context().close();
   }, 60_000);

@@ -76,9 +76,22 @@ function idleControls(run: RunDetail, reload: () => void): HTMLElement[] {
   const elsewhere = run.status === 'running' && !run.interrupted;
   if (elsewhere) out.push(h('p', { class: 'muted', id: 'run-elsewhere' }, 'Another process (the command line or a worker) is running it; this page shows its progress as it is stored.'));
   if (run.resumable && unfinished && !elsewhere) {
-    out.push(h('h2', { id: 'live-h' }, 'Resume'), h('button', {
-      type: 'button', onclick: async () => { await api(`/runs/${encodeURIComponent(run.id)}/resume`, { method: 'POST', body: {} }); reload(); },
-    }, 'Resume run'));
+    // A refused resume (a file outside the offered folders, a run still stopping) says why beside the button.
+    const said = h('div', { 'aria-live': 'polite' });
+    const button = h('button', {
+      type: 'button', onclick: async () => {
+        button.disabled = true;
+        put(said, h('p', { class: 'muted' }, 'Resuming…'));
+        try {
+          await api(`/runs/${encodeURIComponent(run.id)}/resume`, { method: 'POST', body: {} });
+          reload();
+        } catch (error) {
+          put(said, h('p', { class: 'error', role: 'alert', id: 'resume-error' }, (error as Error).message));
+          button.disabled = false;
+        }
+      },
+    }, 'Resume run');
+    out.push(h('h2', { id: 'live-h' }, 'Resume'), button, said);
   }
   return out;
 }
