@@ -58,9 +58,13 @@ const registerCommands = async (names: Iterable<string>) => {
 await registerCommands(loaded);
 // `paideia help scenario nothing`: the group's help would answer a word it does not have (exit 0);
 // without --help it is an unknown command of the group, with a guess.
+// A word past a command without subcommands is an argument of it: its help stands (help never runs anything).
 if (helpOf && process.argv.at(-1) === '--help') {
   let command: Command | undefined = program;
-  for (const word of operands) command = command?.commands.find(c => c.name() === word || c.aliases().includes(word));
+  for (const word of operands) {
+    if (!command?.commands.length) break;
+    command = command.commands.find(c => c.name() === word || c.aliases().includes(word));
+  }
   if (!command) process.argv.pop();
 }
 

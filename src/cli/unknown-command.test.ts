@@ -54,6 +54,9 @@ describe('a verb of its own asked of a group', () => {
     const sub = await runCli(['help', 'scenario', 'rnu'], { cwd });
     expect([sub.code, sub.stdout]).toEqual([2, '']);
     expect(sub.stderr).toMatch(/^error: unknown command 'rnu'\n\(Did you mean run\?\)/);
+    // A word past a command of no subcommands is its argument: its help, nothing run.
+    const past = await runCli(['help', 'scenario', 'run', 'nothing.yaml'], { cwd });
+    expect([past.code, past.stdout]).toEqual([0, direct.stdout]);
   });
 
   it('points at the verb with its usage for any group, under npx as npx paideia, and says nothing for a word that is no command', () => {
