@@ -132,4 +132,51 @@ describe('a scenario run is one engine run', () => {
     expect(rescored.code, rescored.stderr).toBe(0);
     expect(rescored.stdout).toMatch(/rescored 48 judgment\(s\) of scn-[0-9a-f]+ from stored judge calls; 12 dialogue\(s\) with a panel score$/m);
   });
+
+  it('rescores with the file\'s key and endpoint variables unset; says when the file now describes another run, and when it is not the run\'s', async () => {
+    const server = await judgingServer();
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-one-engine-'));
+    cpSync(join(dirname(scenario), 'scripts'), join(cwd, 'scripts'), { recursive: true });
+    const file = join(cwd, 's.yaml');
+    const text = readFileSync(scenario, 'utf8').replace(/ {2}judge_a:\n {4}type: baseline\n {4}model: script\n {4}script: [^\n]+\n/,
+      '  judge_a:\n    type: openai\n    model: judge-a\n    api_base: ${QA_BASE}/v1\n    api_key: ${QA_KEY}\n');
+    expect(text).toContain('${QA_KEY}');
+    writeFileSync(file, text);
+    const store = `sqlite:${join(cwd, 'p.db')}`;
+    const first = await runCli(['scenario', 'run', file, '--store', store], { cwd, env: { QA_BASE: server.baseURL.replace(/\/v1$/, ''), QA_KEY: 'k' } });
+    expect(first.code, first.stderr).toBe(0);
+    const runId = first.stdout.trim().split('\n').at(-1)!;
+    const before = server.requests.length;
+    expect(before).toBeGreaterThan(0);
+    // Nothing is called, so no key and no endpoint variable is needed.
+    const rescored = await runCli(['rescore', runId, '--store', store], { cwd, env: {} });
+    expect(rescored.code, rescored.stderr).toBe(0);
+    expect(rescored.stdout).toMatch(/rescored 48 judgment\(s\) of scn-[0-9a-f]+ from stored judge calls; 12 dialogue\(s\) with a panel score$/m);
+    // The teacher's prompt changed: the file names another run, which `scenario run` would start.
+    writeFileSync(file, text.replace('You are', 'You are, today,'));
+    const changed = await runCli(['rescore', runId, '--store', store], { cwd, env: {} });
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stdout).toMatch(new RegExp(`the file now describes another run .*; to finish this run, put back the file it was made with`));
+    expect(changed.stdout).not.toMatch(/make them with/);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('names --scenario when the file given cannot bind the run\'s models, and counts no panel without a fitting judgment', async () => {
+    const server = await startOpenAICompatibleServer({ reply: () => ({ status: 200, body: openAIChatBody({ text: 'no verdict here' }) }) });
+    servers.push(server);
+    const cwd = mkdtempSync(join(tmpdir(), 'paideia-one-engine-'));
+    const store = `sqlite:${join(cwd, 'p.db')}`;
+    const first = await runCli(['scenario', 'run', scenario, '--model', 'teacher=openai:tutor', '--model', 'judge_a=openai:judge-a', '--model', 'judge_b=openai:judge-b',
+      '--base-url', server.baseURL, '--store', store], { cwd });
+    expect(first.code, first.stderr).toBe(0);
+    const runId = first.stdout.trim().split('\n').at(-1)!;
+    const rescored = await runCli(['rescore', runId, '--store', store], { cwd });
+    expect(rescored.code, rescored.stderr).toBe(0);
+    expect(rescored.stdout).toMatch(/from stored judge calls; 0 dialogue\(s\) with a panel score/);
+    const other = new URL('../../scenarios/knowledge-explanation.yaml', import.meta.url).pathname;
+    const wrong = await runCli(['rescore', runId, '--store', store, '--scenario', other], { cwd });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/field "--scenario": .*knowledge-explanation\.yaml does not fit run scn-[0-9a-f]+, whose models it cannot bind: the scenario has no model "judge_a".*; name the run's own scenario file with --scenario FILE/);
+    expect(wrong.stderr).not.toMatch(/write --model/);
+  });
 });

@@ -45,6 +45,11 @@ export interface LoadScenarioOptions {
    * environment, so the models are the run's own wherever their endpoints came from.
    */
   endpointOf?: (alias: string, spec: string) => string | null | undefined;
+  /**
+   * Nothing will be called (`paideia rescore`): a connection field (api_key, api_base or base_url,
+   * kargs headers) whose `${VAR}` is unset is no problem, as no request is made with it.
+   */
+  offline?: boolean;
 }
 
 /**
@@ -99,7 +104,7 @@ function resolveScenario(data: ExpandedScenarioFile, file: string, source: YamlS
   });
   const variantModels = variantSpecs.map(specs => new Map(Object.entries(data.models).map(([alias, config]) => [alias, resolveModel(alias, config, {
     ...(specs.get(alias) ? { override: specs.get(alias)! } : {}), ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}), env, fileAt, source, issues, warnings, keyIssues,
-    ...(o.endpointOf ? { endpointOf: o.endpointOf } : {}),
+    ...(o.endpointOf ? { endpointOf: o.endpointOf } : {}), ...(o.offline ? { offline: true } : {}),
     ...(o.scriptFile ? { scriptFile: resolve(o.scriptFile) } : {}),
   })])));
   // A sweep resolves each entry once per variant; report each problem once.

@@ -122,6 +122,8 @@ export interface ResolveModelOptions {
    * `baseUrl` and the environment; undefined leaves the endpoint resolved as usual.
    */
   endpointOf?: (alias: string, spec: string) => string | null | undefined;
+  /** Nothing will be called: an unset variable of a connection field is no problem (LoadScenarioOptions.offline). */
+  offline?: boolean;
   env: Env;
   /** Where a path the scenario names relative to itself is read. */
   fileAt: FileAt;
@@ -166,13 +168,15 @@ export function resolveModel(alias: string, entry: ModelConfigInput | null, o: R
   // --base-url chooses another host, which gets the key of the environment, never the file's.
   const chosen = o.override !== undefined || (o.baseUrl !== undefined && provider === 'openai');
   if (!chosen && entry) {
+    // Offline, what an unset variable leaves of a connection field is never sent: its problems go nowhere.
+    const connection = o.offline ? [] : o.issues;
     const field = config.api_base ? 'api_base' : 'base_url';
     const base = config.api_base ?? config.base_url;
-    if (base) model.apiBase = substituteEnv(base, o.env, path(field), o.source, o.issues);
+    if (base) model.apiBase = substituteEnv(base, o.env, path(field), o.source, connection);
     const problem = model.apiBase ? baseUrlProblem(model.apiBase) : undefined;
-    if (problem) o.issues.push(o.source.issue(path(field), problem));
-    if (config.api_key) model.apiKey = substituteEnv(config.api_key, o.env, path('api_key'), o.source, o.issues);
-    const headers = headersFromKargs(config.kargs, { alias, env: o.env, source: o.source, issues: o.issues, substitute: (text, at) => substituteEnv(text, o.env, at, o.source, o.issues) });
+    if (problem) connection.push(o.source.issue(path(field), problem));
+    if (config.api_key) model.apiKey = substituteEnv(config.api_key, o.env, path('api_key'), o.source, connection);
+    const headers = headersFromKargs(config.kargs, { alias, env: o.env, source: o.source, issues: o.issues, substitute: (text, at) => substituteEnv(text, o.env, at, o.source, connection) });
     if (headers) model.headers = headers;
   }
   if (!model.apiBase && o.baseUrl !== undefined && provider === 'openai') model.apiBase = o.baseUrl;

@@ -4,9 +4,10 @@ import { executeTrials } from '../engine/execute.js';
 import { pricedCosts } from '../engine/pricing.js';
 import { aggregatePanels, planJudgeTrials, type JudgeSummary } from './judge/index.js';
 import { loadScenario } from './load.js';
-import { SCENARIO_RUN, scenarioSteps } from './run.js';
+import { SCENARIO_RUN, scenarioRunId, scenarioSteps } from './run.js';
 import { variantAlias } from './dialogue-step.js';
 import type { StoredScenarioConfig } from './analysis/stored.js';
+import type { Scenario } from './types.js';
 import { SCENARIO_KIND } from './dialogue.js';
 
 export interface ScenarioRescore {
@@ -21,6 +22,11 @@ export interface ScenarioRescore {
    * (its `--model` bindings, the `--base-url` its openai models shared, `--repeats`), for the hint.
    */
   runArgs: string[];
+  /**
+   * The file as it is now names this run (`paideia scenario run FILE` continues it); false when
+   * its dialogues, tasks or models changed since, so the file describes another run.
+   */
+  sameRun: boolean;
 }
 
 /**
@@ -39,10 +45,10 @@ export async function rescoreScenario(store: Store, runId: string, o: { file?: s
   }
   const bound = storedBindings(stored);
   const models = bound.filter(b => !b.asFiled).map(b => ({ ...parseModelSpec(b.spec), alias: b.alias }));
-  const scenario = loadScenario(file, {
-    models, ...(o.env ? { env: o.env } : {}),
+  const scenario = boundScenario(runId, file, () => loadScenario(file, {
+    models, ...(o.env ? { env: o.env } : {}), offline: true,
     endpointOf: (alias, spec) => bound.find(b => b.alias === alias && b.spec === spec)?.apiBase,
-  });
+  }));
   const runArgs = rerunArgs(bound, o.env ?? process.env);
   if (run.config.repeats !== scenario.globals.repeats) runArgs.push('--repeats', String(run.config.repeats));
   const dialogues = (await store.listTrials(runId)).filter(t => t.target === undefined);
@@ -59,7 +65,24 @@ export async function rescoreScenario(store: Store, runId: string, o: { file?: s
     poolOf: () => ({ name: 'scenario', size: 64 }),
   });
   const panel = await aggregatePanels(store, runId, scenario);
-  return { judgments: panel.judgments, needsCall: summary.needsCall, panel, file, runArgs };
+  const sameRun = scenarioRunId(scenario, run.config.repeats) === runId;
+  return { judgments: panel.judgments, needsCall: summary.needsCall, panel, file, runArgs, sameRun };
+}
+
+/**
+ * The scenario file bound to the run's models. Its models are the run's (`--model` of rescore is
+ * no flag): a binding the file has no alias for means the file is not the run's scenario.
+ */
+function boundScenario(runId: string, file: string, load: () => Scenario): Scenario {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError(error.issues.map(i => i.field !== '--model' ? i : {
+      field: '--scenario',
+      message: `${file} does not fit run ${runId}, whose models it cannot bind: ${i.message.replace(/ \(write --model [^)]*\)$/, '')}; name the run's own scenario file with --scenario FILE`,
+    }), { cause: error });
+  }
 }
 
 /** A model binding of a stored run: who an alias was, and where it was called. */

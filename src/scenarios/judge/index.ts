@@ -185,7 +185,7 @@ export interface JudgeSummary {
   unscored: number;
   /** Why they are unscored, most frequent first. */
   unscoredReasons: UnscoredReason[];
-  /** Dialogues with a panel score. */
+  /** Dialogues with a panel score (a value: at least one of their judgments fit the format). */
   aggregated: number;
 }
 
@@ -217,7 +217,8 @@ export async function aggregatePanels(store: Store, runId: string, scenario: Sce
     if (d) panel.push(panelScore(ev, d, own));
   }
   await store.saveScores(panel);
-  summary.aggregated = panel.length;
+  // A panel none of whose judgments fit the format has no score: it is not counted as one.
+  summary.aggregated = panel.filter(s => s.value !== null).length;
   return summary;
 }
 
