@@ -80,7 +80,7 @@ export async function startScenarioRun(c: z.output<typeof ScenarioRunConfigSchem
       },
     } : {}),
   });
-  const failed = summary.failed + (summary.judging?.failed ?? 0);
+  const failed = summary.failed + summary.judgmentsFailed;
   return {
     runId: run.id, status: run.status === 'running' ? 'stopped' : run.status, done: summary.ended + summary.capped, failed,
     pending: summary.pending + summary.judgmentsPending, spentUsd: summary.spentUsd,

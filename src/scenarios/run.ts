@@ -63,6 +63,8 @@ export interface ScenarioRunSummary {
   pending: number;
   /** Judgments still to make of dialogues that did not fail (a stopped run's included: its judges wait for the resume). */
   judgmentsPending: number;
+  /** Judge trials stored as failed (provider errors), a stopped session's included: `--retry-errors` asks them again. */
+  judgmentsFailed: number;
   /** Judgments: made in this session (`new`), found stored, unscored, failed and still to make. */
   judging?: JudgeSummary & { new: number; stored: number; failed: number; pending: number };
   stoppedBy?: StopReason;
@@ -164,7 +166,7 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
     // Left for workers: stopped (resumable), nothing called, as a plan-only suite run. Left
     // "running", the listing showed it as under way, and later as interrupted.
     await store.setRunStatus(runId, 'stopped', 'planned; waiting for workers');
-    return { run: { ...run, status: 'stopped' }, summary: { runId, dialogues: dialogues.length, ended: 0, capped: 0, failed: 0, pending: dialogues.length, judgmentsPending: judges.length, spentUsd: 0 } };
+    return { run: { ...run, status: 'stopped' }, summary: { runId, dialogues: dialogues.length, ended: 0, capped: 0, failed: 0, pending: dialogues.length, judgmentsPending: judges.length, judgmentsFailed: 0, spentUsd: 0 } };
   }
 
   const steps = scenarioSteps(scenario);
@@ -196,18 +198,18 @@ export async function runScenario(o: RunScenarioOptions): Promise<{ run: RunReco
   }
   const judging = Boolean(scenario.evaluation && o.judge !== false);
   const judgmentsPending = judging ? judges.filter(t => !statuses.has(t.id) && statuses.get(t.target!) !== 'failed').length : 0;
-  const out: ScenarioRunSummary = { runId, dialogues: dialogues.length, ...counts, judgmentsPending, spentUsd: summary.spentUsd };
+  const judgmentsFailed = judging ? judges.filter(t => statuses.get(t.id) === 'failed').length : 0;
+  const out: ScenarioRunSummary = { runId, dialogues: dialogues.length, ...counts, judgmentsPending, judgmentsFailed, spentUsd: summary.spentUsd };
   // A stopped run is judged (and its panels aggregated) when it is resumed to the end.
   if (judging && !summary.stoppedBy) {
     const judged = await aggregatePanels(store, runId, scenario);
-    const failed = judges.filter(t => statuses.get(t.id) === 'failed').length;
-    out.judging = { ...judged, new: judgedNow, stored: judged.judgments - judgedNow, failed, pending: judges.filter(t => !statuses.has(t.id) && statuses.get(t.target!) === 'done').length };
+    out.judging = { ...judged, new: judgedNow, stored: judged.judgments - judgedNow, failed: judgmentsFailed, pending: judges.filter(t => !statuses.has(t.id) && statuses.get(t.target!) === 'done').length };
   }
   Object.assign(out, stopOf(summary));
   const unfinished = summary.stoppedBy !== undefined || summary.pending > 0;
   const status = unfinished ? 'stopped' : 'completed';
-  const failures = counts.failed + (out.judging?.failed ?? 0);
-  await store.setRunStatus(runId, status, summary.stoppedBy ? stopNote(summary, o.costCapUsd) : failures > 0 ? `${counts.failed} dialogue(s) failed, ${out.judging?.failed ?? 0} judge call(s) failed` : undefined);
+  const failures = counts.failed + judgmentsFailed;
+  await store.setRunStatus(runId, status, summary.stoppedBy ? stopNote(summary, o.costCapUsd) : failures > 0 ? `${counts.failed} dialogue(s) failed, ${judgmentsFailed} judge call(s) failed` : undefined);
   return { run: { ...run, status }, summary: out };
 }
 

@@ -186,6 +186,34 @@ describe('paideia scenario (commands)', () => {
     }
   }, 60_000);
 
+  it('stopped by a server that went away while judging: the failed judgments are counted and the resume hint asks them again', async () => {
+    const judged = '<json>{"clarity": 4, "warmth": 4, "comment": "ok"}</json>';
+    // Answers every turn; the first judge call finds it failing, and it is gone.
+    let server: Awaited<ReturnType<typeof startOpenAICompatibleServer>> | undefined;
+    server = await startOpenAICompatibleServer({ reply: req => {
+      if ((req.body as { model: string }).model !== 'judge-model') return { body: openAIChatBody({ text: 'Yes. <end>' }) };
+      setTimeout(() => void server!.close(), 0);
+      return { status: 500, body: { error: { message: 'overloaded' } } };
+    } });
+    // Three attempts a call: the judge calls that spend them on the gone server are stored failed until three in a row say it is gone.
+    const dir = scenarioDir({ 'loop.yaml': LOOP_SCENARIO.replaceAll(', api_base: http://127.0.0.1:9/v1', '').replace('attempt: 1,', 'attempt: 3,') });
+    const store = `sqlite:${join(dir, 'p.db')}`;
+    const io = capture({ OPENAI_BASE_URL: server.baseURL });
+    const first = await scenarioRunCommand(join(dir, 'loop.yaml'), { store, judge: true, concurrency: '1' }, io);
+    expect(first.exitCode, io.err).toBe(3);
+    expect(io.err).toMatch(/4 ended, 0 capped, 0 failed, 0 pending dialogue\(s\); \d+ judgment\(s\) still to make, [1-9]\d* failed/);
+    const hint = /resume with: (.*)/.exec(io.err)![1]!;
+    expect(hint).toMatch(/ --resume --retry-errors/);
+    const back = await startOpenAICompatibleServer({ port: Number(new URL(server.origin).port), reply: req => ({ body: openAIChatBody({ text: (req.body as { model: string }).model === 'judge-model' ? judged : 'Yes. <end>' }) }) });
+    try {
+      const pasted = await runPasted(hint, { cwd: dir, env: {} });
+      expect(pasted.code, pasted.stderr).toBe(0);
+      expect(pasted.stderr).toMatch(/judgments: \d+ new, \d+ stored, 0 unscored, 0 failed, 0 pending/);
+    } finally {
+      await back.close();
+    }
+  }, 60_000);
+
   it('export writes the blind CSV and the private key; import stores the expert; the report compares them', async () => {
     const dir = scenarioDir({ 'ok.yaml': SCRIPTED, 's.json': SCRIPT });
     const store = `sqlite:${join(dir, 'p.db')}`;

@@ -125,7 +125,7 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
       }
       const j = summary.judging;
       io.stderr(`run ${runId}: ${scenarioCounts(summary)}; ${await spentText(store, runId, summary.spentUsd)} (store ${store.url})\n`);
-      const failures = summary.failed > 0 || (j?.failed ?? 0) > 0 ? await scenarioFailures(store, runId, await store.listTrials(runId)) : [];
+      const failures = summary.failed > 0 || summary.judgmentsFailed > 0 ? await scenarioFailures(store, runId, await store.listTrials(runId)) : [];
       if (failures.length > 0) io.stderr(`failures, grouped by error:\n${failureLines(failures).map(stripControl).join('\n')}\n`);
       if (j?.unscored) {
         io.stderr(`${j.unscored} judgment(s) unscored (kept with the judge's answer, never counted as 0), by reason:\n${j.unscoredReasons.map(r => `  ${r.count} x ${stripControl(r.reason)}`).join('\n')}\n`
@@ -141,11 +141,11 @@ export async function scenarioRunCommand(file: string, f: ScenarioRunFlags, io: 
         if (summary.stoppedBy === 'cost-cap') io.stderr(`stopped: the next call could pass the cost cap of $${costCapUsd}; everything done so far is stored\n`);
         io.stderr(refusedCallLine(summary, 'a smaller max_tokens in the models\' kargs'));
         const cap = raisedCapArgs(summary, costCapUsd);
-        const retry = retryAfterUnreachableArgs(summary, summary.failed + (j?.failed ?? 0));
+        const retry = retryAfterUnreachableArgs(summary, summary.failed + summary.judgmentsFailed);
         io.stderr(`resume with: ${commandHint([...again, '--resume', ...cap, ...retry], store.url)}\n`);
         return EXIT_CODES.stopped;
       }
-      if (summary.failed > 0 || (j?.failed ?? 0) > 0) {
+      if (summary.failed > 0 || summary.judgmentsFailed > 0) {
         io.stderr(`some dialogues or judge calls failed (provider errors, not scored as wrong); retry them with: ${commandHint([...again, '--resume', '--retry-errors'], store.url)}\n`);
         return EXIT_CODES.trialsFailed;
       }
