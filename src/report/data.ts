@@ -9,6 +9,7 @@ import { promptOf, type PromptMessage } from './prompt-text.js';
 import { privateItemTexts } from './run-items.js';
 import { column, type Column } from '../core/columns.js';
 import { readReportRows, type FailedTrial } from './run-rows.js';
+import { runInterrupted } from './runs-summary.js';
 
 /** One table cell: a model's score on a test (or on one group of a test) with its interval and n. */
 export interface Cell {
@@ -318,7 +319,8 @@ async function buildData(store: Store, runId: string, o: ReportOptions, whole: b
     return undefined;
   };
   return {
-    runId, status: run.status, generatedAt: new Date().toISOString(), config: reportConfig(run.config),
+    // A run stored as running that no process works on (killed) is stopped, as `paideia runs` says.
+    runId, status: (await runInterrupted(store, run)) ? 'stopped' : run.status, generatedAt: new Date().toISOString(), config: reportConfig(run.config),
     prices: { source: run.prices.source, date: run.prices.date }, models,
     tests: testNames.map(name => ({
       name, description: o.tests.get(name)?.description ?? '', scorer: scorerOf(name),

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { RunRecord, Trial } from '../core/index.js';
 import { openStore } from '../store/index.js';
 import { runInterrupted } from './runs-summary.js';
+import { buildReportData } from './data.js';
+import { BUILT_IN_TESTS } from '../suites/tests/index.js';
 
 const now = new Date().toISOString();
 const run: RunRecord = {
@@ -25,6 +27,21 @@ describe('runInterrupted', () => {
         await store.saveTrials([trial]);
         if (holder !== undefined) await store.claimTrials('run-1', { workerId: 'w', pid: holder, host: hostname() }, ['t1'], later);
         expect(await runInterrupted(store, stored), `holder ${holder}`).toBe(expected);
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
+  it('the report of a run its killed process left "running" says stopped, as paideia runs does; one a live process runs says running', async () => {
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    for (const [holder, expected] of [[Number(gone), 'stopped'], [process.pid, 'running']] as const) {
+      const store = await openStore('sqlite::memory:');
+      try {
+        await store.openRun(run);
+        await store.saveTrials([trial]);
+        await store.claimTrials('run-1', { workerId: 'w', pid: holder, host: hostname() }, ['t1'], Date.now() + 60_000);
+        expect((await buildReportData(store, 'run-1', { tests: BUILT_IN_TESTS })).status, `holder ${holder}`).toBe(expected);
       } finally {
         await store.close();
       }
