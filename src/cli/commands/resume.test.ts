@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -285,5 +285,21 @@ describe('paideia run --resume ID continues a run of any kind from the config it
     const listed = await runPasted(hint, { cwd: elsewhere });
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain(runId);
+  });
+
+  it('a run whose scenario file moved says which file it reads and how to go on, and the hint works once the file is back', async () => {
+    const { cwd, elsewhere, store } = workspace();
+    const planned = await runCli(['scenario', 'run', 'socratic.yaml', '--plan-only', '--store', store], { cwd });
+    expect(planned.code, planned.stderr).toBe(0);
+    const runId = planned.stdout.trim().split('\n').at(-1)!;
+    renameSync(join(cwd, 'socratic.yaml'), join(cwd, 'moved.yaml'));
+    const moved = await runCli(['run', '--resume', runId, '--store', store], { cwd: elsewhere });
+    expect(moved.code).toBe(2);
+    expect(moved.stderr).toContain(`run ${runId} continues from its file ${join(cwd, 'socratic.yaml')}, which is not there: put the file back at that path`);
+    const hint = hintAfter(moved.stderr, 'then resume with:');
+    renameSync(join(cwd, 'moved.yaml'), join(cwd, 'socratic.yaml'));
+    const pasted = await runPasted(hint, { cwd: elsewhere });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.stdout.trim().split('\n').at(-1)).toBe(runId);
   });
 });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, type RunOutcome, type RunRecord, type Store } from '../../core/index.js';
 import { loadRunConfig, type StoredRunConfig } from '../../engine/run-config.js';
@@ -139,6 +140,11 @@ async function resumeStoredRun(store: Store, run: RunRecord, f: ResumeFlags, sui
   const kind = BUILT_IN_RUN_KINDS.find(k => k.name === stored.kind);
   if (!kind) throw new ConfigError([{ field: '--resume', message: `run ${run.id} keeps a config of kind "${stored.kind}", which this Paideia does not know (it knows ${BUILT_IN_RUN_KINDS.map(k => k.name).join(', ')}); resume it with the Paideia that made it` }]);
   if (given.has('baseUrl') && f.baseUrl !== undefined) refuseMove(run, stored, f.baseUrl);
+  // A run that reads its file again to continue (a scenario, a study): a moved file is named, with the way on.
+  const file = (stored as { file?: unknown }).file;
+  if (typeof file === 'string' && !existsSync(file)) {
+    throw new ConfigError([{ field: '--resume', message: `run ${run.id} continues from its file ${file}, which is not there: put the file back at that path, then resume with: ${commandHint(['run', '--resume', run.id], store.url)}` }]);
+  }
   const ignored = PLAN_FLAGS.filter(p => given.has(p.flag)).map(p => p.name);
   if (suites.length) ignored.unshift('suites');
   const config: Record<string, unknown> = { ...stored, resume: run.id, retryErrors: f.retryErrors ?? false };
