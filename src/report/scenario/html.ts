@@ -35,7 +35,7 @@ export function renderScenarioHtml(r: ScenarioReport): string {
     `<p class="note">Run ${e(r.runId)}. ${r.evaluation ? `Judgment ${e(r.evaluation.name)} (version ${e(r.evaluation.version)}).` : 'No evaluation in this scenario.'} Means with ${r.method.level * 100}% ${e(r.method.interval)} intervals (${r.method.resamples} resamples, seed ${r.method.seed}) over tasks. ${r.evaluation ? e(scoreNote(r)) : ''}</p>`,
     '<h2>Models</h2>',
     table(
-      ['model', 'spec', 'score', ...axes, 'ended', 'capped', 'failed', 'running', 'unscored'],
+      ['model', 'spec', 'score', ...axes, 'ended', 'capped', 'failed', 'pending', 'unscored'],
       r.models.map(m => row([
         m.model + (m.isBaseline ? ' (baseline)' : ''), m.spec, est(m.score), ...axes.map(a => (m.dimensions[a] ? est(m.dimensions[a]!) : 'n/a')),
         String(m.dialogues.ended), String(m.dialogues.capped), String(m.dialogues.failed), String(m.dialogues.running), String(m.unscored),

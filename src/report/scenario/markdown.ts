@@ -45,7 +45,7 @@ export function renderScenarioReport(r: ScenarioReport): string {
     r.evaluation ? `Judgment: ${cellText(r.evaluation.name)} (version ${r.evaluation.version}). Means with 95% bootstrap intervals over tasks. ${scoreNote(r)}` : 'No evaluation in this scenario.',
     '',
     ...table(
-      ['model', 'score', ...axes.map(cellText), 'dialogues (ended/capped/failed/running)', 'unscored'],
+      ['model', 'score', ...axes.map(cellText), 'dialogues (ended/capped/failed/pending)', 'unscored'],
       r.models.map(m => [
         `${cellText(m.model)}${m.isBaseline ? ' (baseline)' : ''}`, fmtEstimate(m.score),
         ...axes.map(a => (m.dimensions[a] ? fmtEstimate(m.dimensions[a]!) : 'n/a')),

@@ -120,4 +120,17 @@ describe('report rendering', () => {
     expect(svg).toContain('<title>m: A 1.000, B 0.500, C n/a, D 0.000</title>');
     expect((svg.match(/<line /g) ?? []).length).toBe(4);
   });
+
+  it('counts a dialogue not finished (a stopped run\'s) as pending, in HTML and Markdown, never as running', async () => {
+    const store = await openStore('sqlite::memory:');
+    const r = await scenarioReport(store, await analysisRun(store));
+    await store.close();
+    r.models[0]!.dialogues.running = 3;
+    const md = renderScenarioReport(r);
+    expect(md).toContain('dialogues (ended/capped/failed/pending)');
+    expect(md).toMatch(/\| \d+\/\d+\/\d+\/3 \|/);
+    const html = renderScenarioHtml(r);
+    expect(html).toContain('<th>pending</th>');
+    expect(html).not.toMatch(/<th>running<\/th>/);
+  });
 });
