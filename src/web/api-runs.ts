@@ -31,7 +31,9 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
     const kindOf = new Map(records.map(r => [r.id, r]));
     return c.json(summaries.map(s => {
       const record = kindOf.get(s.id);
-      const progress = live.get(s.id)?.progress;
+      // A session of this server's that has ended says nothing more than the store (another process may have finished the run since).
+      const l = live.get(s.id);
+      const progress = l && !l.outcome && !l.error ? l.progress : undefined;
       const modelSpecs = (record?.config.models ?? []).map(m => ({ alias: m.alias, spec: m.spec }));
       return { ...s, kind: record?.kind ?? 'suite', modelSpecs, updatedAt: record?.updatedAt ?? s.createdAt, live: progress ?? null };
     }) satisfies RunListEntry[]);

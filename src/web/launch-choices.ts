@@ -2,18 +2,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Env } from '../core/index.js';
 import { BASELINE_NAMES } from '../providers/baseline/index.js';
+import { readableIn, type LaunchFolders } from './launch-paths.js';
 
-/** Where the launch page finds suites and scenarios to offer (paths are the server's). */
-export interface LaunchFolders {
-  /** Folders of item suites (each holding .jsonl files), e.g. data/samples. */
-  suites: string[];
-  /** Folders of scenario files (.yaml), e.g. scenarios. */
-  scenarios: string[];
-  /** Other folders a launch may name files in (price tables, scripts, learning units), e.g. data. */
-  data?: string[];
-  /** The server's working folder: run kinds resolve paths from it, so paths inside it are given relative to it. */
-  base: string;
-}
+export type { LaunchFolders } from './launch-paths.js';
 
 /** A provider the server can call, and whether its key is set: the key itself never leaves the server. */
 export interface ProviderChoice {
@@ -33,8 +24,11 @@ const PROVIDERS: ReadonlyArray<Omit<ProviderChoice, 'ready'>> = [
 export function launchChoices(env: Env, folders: LaunchFolders) {
   // Paths the run kinds resolve from the working folder: relative inside it, absolute outside.
   const rel = (p: string) => { const r = relative(folders.base, p); return r && !r.startsWith('..') ? r : p; };
-  const suites = folders.suites.flatMap(dir => subfolders(dir).filter(d => readdirSync(d).some(f => f.endsWith('.jsonl')))).map(rel);
-  const scenarios = folders.scenarios.flatMap(dir => (existsSync(dir) ? readdirSync(dir).filter(f => /\.ya?ml$/.test(f)).map(f => join(dir, f)).filter(f => { try { return statSync(f).isFile(); } catch { return false; } }) : [])).map(rel);
+  // Only what a launch then accepts: a link to a file or folder outside the offered folders is not offered.
+  const readable = readableIn(folders);
+  const offered = (p: string) => readable(p) === undefined;
+  const suites = folders.suites.flatMap(dir => subfolders(dir).filter(d => offered(d) && readdirSync(d).some(f => f.endsWith('.jsonl')))).map(rel);
+  const scenarios = folders.scenarios.flatMap(dir => (existsSync(dir) ? readdirSync(dir).filter(f => /\.ya?ml$/.test(f)).map(f => join(dir, f)).filter(f => { try { return statSync(f).isFile() && offered(f); } catch { return false; } }) : [])).map(rel);
   return {
     suites: [...new Set(suites)], scenarios: [...new Set(scenarios)],
     baselines: BASELINE_NAMES.map(n => `baseline:${n}`),

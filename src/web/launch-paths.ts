@@ -2,7 +2,18 @@ import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { FILE_PATH_FORMAT } from '../core/config/file-path.js';
 import type { ConfigIssue, JsonObject } from '../core/index.js';
-import type { LaunchFolders } from './launch-choices.js';
+
+/** Where the launch page finds suites and scenarios to offer (paths are the server's). */
+export interface LaunchFolders {
+  /** Folders of item suites (each holding .jsonl files), e.g. data/samples. */
+  suites: string[];
+  /** Folders of scenario files (.yaml), e.g. scenarios. */
+  scenarios: string[];
+  /** Other folders a launch may name files in (price tables, scripts, learning units), e.g. data. */
+  data?: string[];
+  /** The server's working folder: run kinds resolve paths from it, so paths inside it are given relative to it. */
+  base: string;
+}
 
 /**
  * The problems of a launch config's file fields: every path a page names (the fields a kind's

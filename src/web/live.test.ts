@@ -131,7 +131,11 @@ describe('a launch of a run this server is already running', () => {
     const [a, b] = await Promise.all([launch(config), launch(config)]);
     expect(a).toBe(b);
     await stillFollowed(a);
+    const listed = async () => (await (await fetch(`${web.url}/api/runs`)).json() as Array<{ id: string; live: unknown }>).find(r => r.id === a);
+    expect((await listed())?.live).toMatchObject({ total: 40 });
     expect(await settled(a, 'm4')).toEqual({ status: 'completed', calls: 40 });
+    // Its session ended: the list reads the store (another process may finish a run this server stopped).
+    expect((await listed())?.live).toBeNull();
   }, 60_000);
 
   it('refuses the same launch while its run goes if its files changed since (say why), and starts it as its own run once that run ended', async () => {
