@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -173,8 +173,13 @@ it('saves say what they kept, keep no version of an unchanged text, and refuse b
     rmSync(join(home, 'scripts'));
     const first = await post('/scenarios/knowledge-explanation.yaml', { text: shipped });
     expect([first.status, first.json.kept]).toEqual([200, null]);
+    // The same text again is not written: the file keeps its time, so a run launched from it sees no change.
+    const saved = join(home, 'knowledge-explanation.yaml');
+    utimesSync(saved, new Date(2020, 0, 1), new Date(2020, 0, 1));
+    const mtime = statSync(saved).mtimeMs;
     const same = await post('/scenarios/knowledge-explanation.yaml', { text: shipped });
     expect([same.status, same.json.kept]).toEqual([200, null]);
+    expect(statSync(saved).mtimeMs).toBe(mtime);
     const edited = await post('/scenarios/knowledge-explanation.yaml', { text: `${shipped}# edited\n` });
     expect(edited.json.kept).toMatch(/^scenarios\/knowledge-explanation\.yaml\.v\d+$/);
     expect(readFileSync(join(work, edited.json.kept as string), 'utf8')).toBe(shipped);

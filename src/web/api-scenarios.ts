@@ -161,8 +161,10 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
     // The file keeps its name; the version before it is kept beside it, numbered (none for a first save or the same text).
     const before = existsSync(file) ? readFileSync(file) : undefined;
     let kept: string | null = null;
-    if (before && !before.equals(Buffer.from(text))) writeFileSync((kept = `${file}.v${Date.now()}`), before);
-    writeFileSync(file, text);
+    // The same text is not written again: the file stays as a run launched from it saw it.
+    const same = before?.equals(Buffer.from(text)) === true;
+    if (before && !same) writeFileSync((kept = `${file}.v${Date.now()}`), before);
+    if (!same) writeFileSync(file, text);
     return c.json({ saved: true, path: shown(file), kept: kept && shown(kept), ...checked });
   });
   return api;

@@ -134,4 +134,28 @@ describe('the scenario editor\'s form, in step with the YAML both ways', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('says on the page why a saved scenario was not run (a model without a key), and keeps the save', async () => {
+    const file = join(H.dir, 'scenarios', FILE);
+    const before = readFileSync(file, 'utf8');
+    const page = await H.page();
+    try {
+      await open(page);
+      const text = (await page.getByLabel('YAML').inputValue())
+        // The first model is the teacher's.
+        .replace(/type: baseline\n( +)model: script\n +script: [^\n]+\n/, (_m, indent: string) => `type: anthropic\n${indent}model: claude-test\n`);
+      expect(text).toContain('model: claude-test');
+      await page.getByLabel('YAML').fill(text);
+      await page.getByRole('button', { name: 'Save and run' }).click();
+      const refused = page.locator('#run-refused');
+      await refused.waitFor();
+      expect(await refused.textContent()).toMatch(/^saved \S*scenarios\/knowledge-explanation\.yaml, but not run: .*no API key for https:\/\/api\.anthropic\.com/);
+      expect(page.url()).toMatch(/\/editor\//);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+      expect(problems.splice(0)).toEqual(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    } finally {
+      writeFileSync(file, before);
+      await page.context().close();
+    }
+  });
 });

@@ -82,8 +82,16 @@ export async function editorPage(main: HTMLElement, [name]: string[]): Promise<(
       h('button', { type: 'button', class: 'primary', onclick: async () => {
         const path = await save();
         if (!path) return;
-        const { runId } = await api<{ runId: string }>('/launch', { method: 'POST', body: { config: { kind: 'scenario', file: path } } });
-        navigate(`/runs/${encodeURIComponent(runId)}`);
+        try {
+          const { runId } = await api<{ runId: string }>('/launch', { method: 'POST', body: { config: { kind: 'scenario', file: path } } });
+          navigate(`/runs/${encodeURIComponent(runId)}`);
+        } catch (e) {
+          // Saved, but not run (its run still going with the file as it was, a model without a key): say why, with the run it names.
+          const message = (e as Error).message;
+          const named = /\b(scn-[0-9a-f]+)\b/.exec(message)?.[1];
+          put(status, h('span', { class: 'error', role: 'alert', id: 'run-refused' }, `saved ${path}, but not run: ${message}`),
+            named ? h('span', {}, ' ', h('a', { href: `/runs/${encodeURIComponent(named)}` }, `open run ${named}`)) : null);
+        }
       } }, 'Save and run')),
     status,
     h('div', { class: 'editor' },
