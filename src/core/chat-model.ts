@@ -140,6 +140,11 @@ export interface ChatModel {
 /** Per-call options that are not part of the request. */
 export interface GenerateOptions {
   signal?: AbortSignal;
+  /**
+   * Once aborted, a failed attempt is not tried again and a backoff under way ends with the last
+   * failure (a drain: the calls in flight finish, none is asked again).
+   */
+  retryUntil?: AbortSignal;
   /** Told of every failed attempt that will be retried (retry middleware calls it). */
   onRetry?: (info: { attempt: number; error: unknown; delayMs: number }) => void;
 }

@@ -37,6 +37,11 @@ export interface CallPathOptions {
   useCache?: boolean;
   /** Aborts calls in flight (they leave nothing stored; a resume asks again). */
   signal?: AbortSignal;
+  /**
+   * A drain: calls in flight finish, but one that fails is not tried again; it leaves nothing
+   * stored and its trial pending, as an interrupted call (it was not the trial's failure).
+   */
+  stopSignal?: AbortSignal;
   /** The claim every stored record is written under. */
   fence?: WriteFence;
   onRetry?: (e: { trial: Trial; attempt: number; delayMs: number; error: string }) => void;
@@ -120,6 +125,7 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
         },
       };
       if (signal) options.signal = signal;
+      if (o.stopSignal) options.retryUntil = o.stopSignal;
       // A request without images is sent as it is: no read of blobs, and no await for one.
       const sent = hasImages(a.request) ? await resolveImages(a.request, hash => o.store.getBlob(hash)) : a.request;
       result = await a.model.generate(sent, options);
@@ -128,6 +134,8 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
       settle(a.hash, mine, undefined);
       // An interrupted call is not a failure: nothing is stored, and a resume asks again.
       if (o.signal?.aborted) return { type: 'stopped', reason: 'interrupt' };
+      // A failure the drain kept from being tried again: pending for a resume, not failed.
+      if (o.stopSignal?.aborted && retryable(error)) return { type: 'stopped', reason: 'interrupt' };
       reach?.callFailed(a.endpoint!, error);
       // Nothing listens at the endpoint: not the trial's failure either; it stays pending for a resume.
       if (dead()) return { type: 'stopped', reason: 'unreachable' };
@@ -180,6 +188,11 @@ function record(a: CallArgs, status: 'ok' | 'error', attempts: number, latencyMs
   if (a.alias !== a.trial.modelAlias) r.model = a.alias;
   if (a.endpoint !== undefined) r.endpoint = a.endpoint;
   return r;
+}
+
+/** A failure the retry middleware would try again (a 5xx, a 429, a timeout, a dropped connection). */
+function retryable(error: unknown): boolean {
+  return error instanceof ProviderCallError && error.isRetryable === true;
 }
 
 function storedError(error: unknown): StoredError {

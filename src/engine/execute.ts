@@ -154,7 +154,7 @@ export async function executeTrials(o: ExecuteOptions): Promise<RunSummary> {
 
   const callModel = createCallPath({
     store: o.store, budget, cost: o.cost, useCache: o.useCache ?? true,
-    ...(o.signal ? { signal: o.signal } : {}), ...(fence ? { fence } : {}),
+    ...(o.signal ? { signal: o.signal } : {}), ...(o.stopSignal ? { stopSignal: o.stopSignal } : {}), ...(fence ? { fence } : {}),
     onRetry: e => o.onEvent?.({ type: 'retry', ...e }), reachability,
   });
   // A run with no stored call yet (a fresh one) has no history to read.

@@ -74,4 +74,18 @@ describe('retryMiddleware', () => {
     const error = await callError(model.generate(request, { signal: controller.signal }));
     expect(error).toMatchObject({ kind: 'aborted', isRetryable: false });
   });
+
+  it('ends a backoff with the last failure, trying nothing again, when retryUntil fires (a drain); tries nothing again once it has', async () => {
+    const drain = new AbortController();
+    const inner = createMockModel(() => { throw transient(1); });
+    const model = wrapChatModel(inner, retryMiddleware({ baseDelayMs: 60_000, jitter: 'none' }));
+    const run = model.generate(request, { retryUntil: drain.signal, signal: new AbortController().signal });
+    setTimeout(() => drain.abort(), 20);
+    const error = await callError(run);
+    expect(error).toMatchObject({ isRetryable: true, retryAfterMs: 1 });
+    expect(inner.calls).toHaveLength(1);
+    const again = await callError(model.generate(request, { retryUntil: drain.signal }));
+    expect(again).toMatchObject({ isRetryable: true });
+    expect(inner.calls).toHaveLength(2);
+  });
 });

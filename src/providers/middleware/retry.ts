@@ -55,12 +55,15 @@ export function retryMiddleware(settings: RetrySettings = {}): ChatModelMiddlewa
         try {
           return await doGenerate();
         } catch (error) {
-          if (attempt >= maxAttempts || !isRetryable(error) || options.signal?.aborted) throw error;
+          if (attempt >= maxAttempts || !isRetryable(error) || options.signal?.aborted || options.retryUntil?.aborted) throw error;
           let delayMs = backoffDelay(attempt, shape, random);
           if (error.retryAfterMs !== undefined) delayMs = Math.max(delayMs, Math.min(error.retryAfterMs, maxRetryAfterMs));
           delayMs = Math.round(delayMs);
           options.onRetry?.({ attempt, error, delayMs });
-          await sleep(delayMs, options.signal);
+          const until = options.retryUntil;
+          // Retries end with a drain: the backoff under way ends with this failure, not a new attempt.
+          await sleep(delayMs, until && options.signal ? AbortSignal.any([options.signal, until]) : until ?? options.signal)
+            .catch((waited: unknown) => { throw until?.aborted && !options.signal?.aborted ? error : waited; });
         }
       }
     },
