@@ -61,6 +61,15 @@ export function launchApi(live: LiveRuns, env: Env, folders: LaunchFolders): Hon
     return c.json({ stopping: true });
   });
 
+  // After a stop: the calls in flight are abandoned (nothing of them is stored; their trials stay pending).
+  api.post('/runs/:id/abort', c => {
+    const run = live.get(c.req.param('id'));
+    if (!run) return c.json({ error: 'this run is not running in this server' }, 404);
+    run.progress.stopping = true;
+    run.handle.abort();
+    return c.json({ aborted: true });
+  });
+
   api.post('/runs/:id/resume', async c => {
     // A run the CLI started may name files anywhere: the page resumes only those in the offered folders.
     const run = await live.resume(c.req.param('id'), config => {

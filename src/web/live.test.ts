@@ -182,6 +182,27 @@ describe('a resume or launch while the run is stopping', () => {
   }, 60_000);
 });
 
+describe('stop now, after a stop', () => {
+  it('abandons the calls in flight: the run ends stopped while they are still held, nothing of them stored, and a resume asks them again', async () => {
+    closeGate();
+    const config = { kind: 'suite', suites: [join(dir, 'suites/two')], models: ['m=openai:m9'], repeats: 3 };
+    const id = await launch(config);
+    const asked = () => model.requests.filter(r => (r.body as { model?: string }).model === 'm9').length;
+    await expect.poll(asked, { timeout: 20_000 }).toBeGreaterThan(0);
+    const post = (path: string) => fetch(`${web.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect((await post(`runs/${id}/stop`)).status).toBe(200);
+    await stillFollowed(id);
+    expect((await post(`runs/${id}/abort`)).status).toBe(200);
+    await expect.poll(async () => (await detailOf(id)).live?.finished, { timeout: 20_000 }).toBe(true);
+    expect((await detailOf(id)).status).toBe('stopped');
+    expect(await store.listCalls(id)).toHaveLength(0);
+    openGate();
+    expect((await post(`runs/${id}/resume`)).status).toBe(200);
+    await expect.poll(async () => (await detailOf(id)).status, { timeout: 20_000 }).toBe('completed');
+    expect((await post('runs/run-none/abort')).status).toBe(404);
+  }, 60_000);
+});
+
 describe('resuming from the page a run the CLI started', () => {
   it('refuses a scenario run whose file lies outside the folders the server offers, saying so, and calls nothing', async () => {
     const elsewhere = join(dir, 'elsewhere');

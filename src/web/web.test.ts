@@ -47,6 +47,9 @@ describe('paideia serve in Chromium', () => {
     expect(await page.locator('p.as-of').count()).toBe(2);
     await page.getByRole('button', { name: 'Stop (drain)' }).click();
     await page.getByText('stop asked: no new call starts').waitFor();
+    // This tab says it is stopping, as a tab opened now would, and offers to let the calls in flight go.
+    expect(await page.locator('#live-counts').textContent()).toContain('stopping: calls in flight finish');
+    expect(await page.getByRole('button', { name: 'Stop now (abandon the calls in flight)' }).isVisible()).toBe(true);
     openGate();
     await page.getByRole('button', { name: 'Resume run' }).waitFor({ timeout: 20_000 });
     expect(await page.locator('#run-status').textContent()).toBe('stopped');
