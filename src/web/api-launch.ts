@@ -71,8 +71,11 @@ export function launchApi(live: LiveRuns, env: Env, folders: LaunchFolders): Hon
   });
 
   api.post('/runs/:id/resume', async c => {
+    // `retryErrors`: its failed trials are asked again too (as `paideia run --resume ID --retry-errors`).
+    const body = await c.req.json<{ retryErrors?: unknown }>().catch(() => ({}) as { retryErrors?: unknown });
+    if (body.retryErrors !== undefined && typeof body.retryErrors !== 'boolean') throw new ConfigError([{ field: 'retryErrors', message: 'expected true or false' }]);
     // A run the CLI started may name files anywhere: the page resumes only those in the offered folders.
-    const run = await live.resume(c.req.param('id'), config => {
+    const run = await live.resume(c.req.param('id'), body.retryErrors === true, config => {
       const kind = BUILT_IN_RUN_KINDS.find(k => k.name === config['kind']);
       const outside = kind ? launchPathIssues(pageSchema(kind.configSchema), config, folders) : [];
       if (outside.length) throw new ConfigError(outside.map(i => ({ ...i, message: `${i.message.replace(/, or run it with the CLI$/, '')}, or resume it with the CLI` })));

@@ -18,6 +18,8 @@ let web: RunningServer;
 let openGate!: () => void;
 let gate = new Promise<void>(r => { openGate = r; });
 const closeGate = () => { gate = new Promise<void>(r => { openGate = r; }); };
+/** While true, model m10 answers 400. */
+let refuseM10 = true;
 /** Set by the test: the run's record is read, then the run finishes, then the read returns. */
 let finishDuringRead: ((id: string) => Promise<void>) | undefined;
 
@@ -28,7 +30,12 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'suites/two/exercises.jsonl'), `${items.join('\n')}\n`);
   store = await openStore(`sqlite:${join(dir, 'p.db')}`);
   // Every call waits for the gate, so the run is surely still running when the page asks.
-  model = await startOpenAICompatibleServer(async () => { await gate; return { body: openAIChatBody({ text: 'himself' }) }; });
+  model = await startOpenAICompatibleServer(async req => {
+    await gate;
+    // A bad request is no retryable error: its trial is stored failed at once.
+    if ((req.body as { model?: string }).model === 'm10' && refuseM10) return { status: 400, body: { error: { message: 'bad request' } } };
+    return { body: openAIChatBody({ text: 'himself' }) };
+  });
   const slowReads = new Proxy(store, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
@@ -200,6 +207,25 @@ describe('stop now, after a stop', () => {
     expect((await post(`runs/${id}/resume`)).status).toBe(200);
     await expect.poll(async () => (await detailOf(id)).status, { timeout: 20_000 }).toBe('completed');
     expect((await post('runs/run-none/abort')).status).toBe(404);
+  }, 60_000);
+});
+
+describe('retrying failed trials from the page', () => {
+  it('a run whose trials failed asks them again on request (retryErrors), and only them', async () => {
+    openGate();
+    const config = { kind: 'suite', suites: [join(dir, 'suites/two')], models: ['m=openai:m10'], repeats: 2 };
+    const id = await launch(config);
+    await expect.poll(async () => (await detailOf(id)).live?.finished, { timeout: 20_000 }).toBe(true);
+    const failed = await (await fetch(`${web.url}/api/runs/${id}`)).json() as { status: string; counts: { failed: number } };
+    // Every trial failed: the run is stored failed, its trials not pending.
+    expect([failed.status, failed.counts.failed]).toEqual(['failed', 4]);
+    const post = (body: string) => fetch(`${web.url}/api/runs/${id}/resume`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect((await post('{"retryErrors":"yes"}')).status).toBe(400);
+    refuseM10 = false;
+    const before = model.requests.length;
+    expect((await post('{"retryErrors":true}')).status).toBe(200);
+    await expect.poll(async () => (await (await fetch(`${web.url}/api/runs/${id}`)).json() as { counts: { failed: number } }).counts.failed, { timeout: 20_000 }).toBe(0);
+    expect(model.requests.length - before).toBe(4);
   }, 60_000);
 });
 

@@ -115,9 +115,9 @@ export class LiveRuns {
 
   /**
    * Start a stored run again from the config it keeps (CLI runs too): done trials are kept, the
-   * rest run. `check` may refuse the config first (the web app: files outside its folders).
+   * rest run (with `retryErrors`, its failed trials too). `check` may refuse the config first (the web app: files outside its folders).
    */
-  async resume(runId: string, check?: (config: JsonObject) => void): Promise<LiveRun> {
+  async resume(runId: string, retryErrors = false, check?: (config: JsonObject) => void): Promise<LiveRun> {
     const live = this.runs.get(runId);
     if (live && !live.outcome && !live.error) {
       if (!live.progress.stopping) return live;
@@ -126,7 +126,7 @@ export class LiveRuns {
     const config = await continueConfig(this.store, runId);
     if (!config) throw new ConfigError([{ field: 'run', message: `run ${runId} was stored before runs kept the config they continue from; resume it with the command that started it` }]);
     check?.(config);
-    return this.launch(config);
+    return this.launch(retryErrors ? { ...config, retryErrors: true } : config);
   }
 
   /** Wait for a session asked to stop to end (DRAIN_WAIT_MS at most), else refuse: it is still finishing its calls. */

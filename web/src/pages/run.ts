@@ -75,23 +75,33 @@ function idleControls(run: RunDetail, reload: () => void): HTMLElement[] {
   // A run another process is working on is not offered for resuming: its trials are that process's.
   const elsewhere = run.status === 'running' && !run.interrupted;
   if (elsewhere) out.push(h('p', { class: 'muted', id: 'run-elsewhere' }, 'Another process (the command line or a worker) is running it; this page shows its progress as it is stored.'));
-  if (run.resumable && unfinished && !elsewhere) {
-    // A refused resume (a file outside the offered folders, a run still stopping) says why beside the button.
+  // Failed trials (provider errors, never scored) are asked again only on request, as --retry-errors does.
+  const failed = run.counts.failed > 0;
+  if (run.resumable && (unfinished || failed) && !elsewhere) {
+    // A refused resume (a file outside the offered folders, a run still stopping) says why beside the buttons.
     const said = h('div', { 'aria-live': 'polite' });
-    const button = h('button', {
-      type: 'button', onclick: async () => {
-        button.disabled = true;
-        put(said, h('p', { class: 'muted' }, 'Resuming…'));
-        try {
-          await api(`/runs/${encodeURIComponent(run.id)}/resume`, { method: 'POST', body: {} });
-          reload();
-        } catch (error) {
-          put(said, h('p', { class: 'error', role: 'alert', id: 'resume-error' }, (error as Error).message));
-          button.disabled = false;
-        }
-      },
-    }, 'Resume run');
-    out.push(h('h2', { id: 'live-h' }, 'Resume'), button, said);
+    const buttons: HTMLButtonElement[] = [];
+    const resume = (label: string, retryErrors: boolean) => {
+      const button = h('button', {
+        type: 'button', onclick: async () => {
+          buttons.forEach(b => { b.disabled = true; });
+          put(said, h('p', { class: 'muted' }, 'Resuming…'));
+          try {
+            await api(`/runs/${encodeURIComponent(run.id)}/resume`, { method: 'POST', body: retryErrors ? { retryErrors: true } : {} });
+            reload();
+          } catch (error) {
+            put(said, h('p', { class: 'error', role: 'alert', id: 'resume-error' }, (error as Error).message));
+            buttons.forEach(b => { b.disabled = false; });
+          }
+        },
+      }, label);
+      buttons.push(button);
+      return button;
+    };
+    out.push(h('h2', { id: 'live-h' }, 'Resume'),
+      ...(unfinished ? [resume('Resume run', false)] : []),
+      ...(failed ? [resume(`Retry the ${run.counts.failed} failed trial${run.counts.failed === 1 ? '' : 's'}${unfinished ? ' too' : ''}`, true)] : []),
+      said);
   }
   return out;
 }
