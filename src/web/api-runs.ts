@@ -4,7 +4,7 @@ import { RunInUseError, type RunRecord, type Store } from '../core/index.js';
 import { SCENARIO_RUN } from '../scenarios/index.js';
 import { runInterrupted, summarizeRuns, unpricedModels } from '../report/runs-summary.js';
 import { countTrials } from '../report/trial-counts.js';
-import type { DeleteAnswer, RunDetail, RunInUseAnswer, RunListEntry } from './api-types.js';
+import type { DeleteAnswer, RunDetail, RunInUseAnswer, RunListEntry, RunState } from './api-types.js';
 import { continueConfig, type LiveRuns } from './live.js';
 import { trialDetail, type Redact } from './trial-detail.js';
 import { RunIndex } from './run-index.js';
@@ -37,6 +37,15 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
       const modelSpecs = (record?.config.models ?? []).map(m => ({ alias: m.alias, spec: m.spec }));
       return { ...s, kind: record?.kind ?? 'suite', modelSpecs, updatedAt: record?.updatedAt ?? s.createdAt, live: progress ?? null };
     }) satisfies RunListEntry[]);
+  });
+
+  // What a page that shows a run not running here needs to notice a change made elsewhere (a
+  // resume in another tab or the CLI): cheap, unlike the run's detail.
+  api.get('/runs/:id/state', async c => {
+    const run = await store.getRun(c.req.param('id'));
+    if (!run) return c.json({ error: `no run "${c.req.param('id')}" in this store` }, 404);
+    const l = live.get(run.id);
+    return c.json({ status: run.status, updatedAt: run.updatedAt, interrupted: await runInterrupted(store, run), live: Boolean(l && !l.outcome && !l.error) } satisfies RunState);
   });
 
   api.get('/runs/:id', async c => {

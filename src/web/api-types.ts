@@ -33,6 +33,16 @@ export interface RunListEntry {
 
 export interface ResultRow { model: string; measure: string; mean: number | null; low: number | null; high: number | null; n: number; unscored: number }
 
+/** `GET /api/runs/<id>/state`: what changes when a run is resumed or ends elsewhere. */
+export interface RunState {
+  status: string;
+  updatedAt: string;
+  /** Stored as running, with no live process working on it (runInterrupted). */
+  interrupted: boolean;
+  /** A session of this server runs it now. */
+  live: boolean;
+}
+
 /** `GET /api/runs/<id>`. */
 export interface RunDetail {
   id: string; kind: string; status: string; note: string | null; createdAt: string; updatedAt: string;

@@ -96,4 +96,18 @@ describe('a run left "running" by a killed process, in the web app', () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.context().close();
   }, 60_000);
+
+  it('a stopped run\'s page follows a resume made elsewhere (another tab, the CLI): it shows the run completed without a reload', async () => {
+    const config = { kind: 'suite' as const, suites: [join(H.dir, 'suites/mini')], models: ['baseline:copy'], repeats: 1 };
+    const planned = (await startRun({ ...config, planOnly: true }, { store: H.store }).done).runId;
+    const page = await H.page();
+    await page.goto(`${H.server.url}/runs/${planned}`);
+    expect(await page.locator('#run-status').textContent()).toBe('stopped');
+    await page.getByRole('button', { name: 'Resume run' }).waitFor();
+    expect((await startRun({ ...config, resume: planned }, { store: H.store }).done).status).toBe('completed');
+    await expect.poll(() => page.locator('#run-status').textContent(), { timeout: 20_000 }).toBe('completed');
+    expect(await page.getByRole('button', { name: 'Resume run' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 60_000);
 });

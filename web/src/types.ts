@@ -5,7 +5,7 @@
  */
 export type {
   AlignmentRow, BaselineRow, ChartsAnswer as RunCharts, DeckPoint, DeleteAnswer, Estimate, LearningKey, PairedDifference, Progress,
-  ResultRow, RunDetail, RunInUseAnswer, RunListEntry, Tau, TrialCountsAnswer,
+  ResultRow, RunDetail, RunInUseAnswer, RunListEntry, RunState, Tau, TrialCountsAnswer,
 } from '../../src/web/api-types.js';
 export interface TrialRow {
   id: string; index: number; itemId: string; test: string; model: string; repeat: number; kind: string;

@@ -4,7 +4,7 @@ import { reportFigures } from '../charts/index.js';
 import { h, link, num, put, usd, when } from '../dom.js';
 import { navigate } from '../nav.js';
 import { pollApi } from '../poll.js';
-import type { Progress, RunCharts, RunDetail, TrialPage } from '../types.js';
+import type { Progress, RunCharts, RunDetail, RunState, TrialPage } from '../types.js';
 import { followRun } from './live.js';
 
 const SHOWS: Array<[string, string]> = [['all', 'All trials'], ['failures', 'Failures'], ['passes', 'Passes'], ['errors', 'Errors'], ['differences', 'Models differ']];
@@ -60,6 +60,13 @@ export async function runPage(main: HTMLElement, [id]: string[], query: URLSearc
         }
         put(facts, countsText(now.counts.done, now.counts.failed, now.counts.pending, now.counts.total));
         return false;
+      }));
+    } else {
+      // Resumed or ended elsewhere (another tab, the CLI, a worker): drawn again, with what now stands.
+      stopFollowing.push(pollApi<RunState>(`/runs/${encodeURIComponent(run.id)}/state`, now => {
+        if (now.status === run.status && now.updatedAt === run.updatedAt && now.interrupted === run.interrupted && !now.live) return false;
+        reload();
+        return true;
       }));
     }
   }
