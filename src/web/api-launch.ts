@@ -55,7 +55,7 @@ export function launchApi(live: LiveRuns, env: Env, folders: LaunchFolders): Hon
 
   api.post('/runs/:id/stop', c => {
     const run = live.get(c.req.param('id'));
-    if (!run) return c.json({ error: 'this run is not running in this server' }, 404);
+    if (!run) return c.json({ error: NOT_HERE }, 404);
     run.progress.stopping = true;
     run.handle.stop();
     return c.json({ stopping: true });
@@ -64,7 +64,7 @@ export function launchApi(live: LiveRuns, env: Env, folders: LaunchFolders): Hon
   // After a stop: the calls in flight are abandoned (nothing of them is stored; their trials stay pending).
   api.post('/runs/:id/abort', c => {
     const run = live.get(c.req.param('id'));
-    if (!run) return c.json({ error: 'this run is not running in this server' }, 404);
+    if (!run) return c.json({ error: NOT_HERE }, 404);
     run.progress.stopping = true;
     run.handle.abort();
     return c.json({ aborted: true });
@@ -98,6 +98,9 @@ export function launchApi(live: LiveRuns, env: Env, folders: LaunchFolders): Hon
   });
   return api;
 }
+
+/** A stop for a run this server does not run: it may be another process's, stopped where it runs. */
+const NOT_HERE = 'this run is not running in this server; a run the command line or a worker runs is stopped there (Ctrl-C in its terminal)';
 
 /** What a page needs of an event: trial events carry the trial's identity, not its whole record. */
 function eventView(e: RunEvent, progress: JsonObject | object): JsonObject {

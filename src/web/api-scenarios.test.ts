@@ -222,6 +222,14 @@ it('follows no link out of the scenario folder: a linked file is not listed, ope
     const copied = await post('/scenarios/socratic-problem-solving.yaml', { text: mine });
     expect([copied.status, copied.text]).toEqual([400, expect.stringContaining('scenarios/scripts leads outside scenarios (a link)')]);
     expect(readdirSync(outside)).toEqual(['secret.yaml']);
+    // A link to another scenario of the folder is not written through either: that file would change.
+    const own = join(home, 'own.yaml');
+    writeFileSync(own, mine);
+    symlinkSync(own, join(home, 'alias.yaml'));
+    const aliased = await post('/scenarios/alias.yaml', { text: `${mine}# edited\n` });
+    expect([aliased.status, aliased.text]).toEqual([400, expect.stringContaining('scenarios/alias.yaml is a link to scenarios/own.yaml; open that file to edit it')]);
+    expect(readFileSync(own, 'utf8')).toBe(mine);
+    expect(readdirSync(home).filter(f => f.includes('.yaml.v'))).toEqual([]);
   } finally {
     await server.close();
     await store.close();

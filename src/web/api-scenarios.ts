@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Hono } from 'hono';
 import { ConfigError, formatLocation, type Env } from '../core/index.js';
@@ -153,6 +153,8 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
     if (existsSync(file) && !isFile(file)) throw new ConfigError([{ field: 'name', message: `${shown(file)} is a folder, not a scenario file; save under another name` }]);
     // A link to a file elsewhere is not written through: the editor writes only in its folder.
     if (existsSync(file) && !staysIn(home, file)) throw new ConfigError([{ field: 'name', message: `${shown(file)} is a link to a file outside ${shown(home)}; the editor writes only there: save under another name` }]);
+    // Nor one to another scenario of the folder: the save would change that file, its kept version named after the link.
+    if (existsSync(file) && lstatSync(file).isSymbolicLink()) throw new ConfigError([{ field: 'name', message: `${shown(file)} is a link to ${shown(realpathSync(file))}; open that file to edit it, or save under another name` }]);
     const { checked, from, named } = check(name, text);
     if (checked.issues.length) return c.json({ saved: false, ...checked }, 400);
     mkdirSync(home, { recursive: true });
