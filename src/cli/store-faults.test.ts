@@ -45,6 +45,11 @@ describe('the CLI on a store in a folder it cannot write', () => {
     const run = await runCli(['run', '--resume', runId, '--store', store], options);
     expect(run.code).toBe(EXIT_CODES.storeFailed);
     expect(run.stderr).toMatch(/cannot be written/);
+    // A new store in that folder: nothing to read, so only where to make one is said.
+    const fresh = await runCli(['run', 'data/samples/irish', '-m', 'baseline:gold', '--store', `sqlite:${join(folder, 'new.db')}`], options);
+    expect(fresh.code).toBe(EXIT_CODES.storeFailed);
+    expect(fresh.stderr).toMatch(/the store sqlite:\S+new\.db cannot be made \(.*\): its folder or the disk is read-only\. Name a store in a folder you can write with --store sqlite:<path>/);
+    expect(fresh.stderr).not.toMatch(/only read and still work/);
 
     // Not closed cleanly: its last commits are in a -wal file that cannot be read without a -shm beside it.
     const open = new Database(join(cwd, 'open.db'));

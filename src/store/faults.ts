@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { StoreError, type StoreFault } from '../core/errors.js';
 import type { Store } from '../core/store.js';
 import { sqlIdent } from './postgres/ident.js';
@@ -32,6 +35,11 @@ export function storeError(fault: StoreFault, url: string, error: unknown): Stor
   const code = (error as { code?: string }).code ?? '';
   const detail = `${code} ${(error as Error).message ?? ''}`.trim().slice(0, 200);
   if (/^postgres(ql)?:/.test(url)) return new StoreError(fault, postgresMessage(fault, url, code, detail), { cause: error, storeUrl: url });
+  // A store not made yet has nothing to read: only where to make one helps.
+  const file = url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : undefined;
+  if (fault === 'read-only' && file !== undefined && file !== ':memory:' && !existsSync(file)) {
+    return new StoreError(fault, `the store ${url} cannot be made (${detail}): its folder or the disk is read-only. Name a store in a folder you can write with --store sqlite:<path>, e.g. --store sqlite:${join(tmpdir(), 'paideia.db')}.`, { cause: error, storeUrl: url });
+  }
   const message = {
     full: `the disk holding the store ${url} is full (${detail}). Everything stored before this point is kept; free some space, then run the same command again to resume.`,
     'read-only': `the store ${url} cannot be written (${detail}): the file, its folder or the disk is read-only. report, runs and scenario report only read and still work; to run, make it writable or name another store with --store sqlite:<path>.`,
