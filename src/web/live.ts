@@ -115,7 +115,8 @@ export class LiveRuns {
 
   /**
    * Start a stored run again from the config it keeps (CLI runs too): done trials are kept, the
-   * rest run (with `retryErrors`, its failed trials too). `check` may refuse the config first (the web app: files outside its folders).
+   * rest run (with `retryErrors`, its failed trials too). `check` may refuse the config first (the
+   * web app: files outside its folders).
    */
   async resume(runId: string, retryErrors = false, check?: (config: JsonObject) => void): Promise<LiveRun> {
     const live = this.runs.get(runId);
