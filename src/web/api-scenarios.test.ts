@@ -215,7 +215,7 @@ it('follows no link out of the scenario folder: a linked file is not listed, ope
     expect(await opened.text()).not.toContain('sk-live');
     const mine = readFileSync(join(SHIPPED, 'socratic-problem-solving.yaml'), 'utf8');
     const through = await post('/scenarios/evil.yaml', { text: mine });
-    expect([through.status, through.text]).toEqual([400, expect.stringContaining('scenarios/evil.yaml is a link to a file outside scenarios; the editor writes only there')]);
+    expect([through.status, through.text]).toEqual([400, expect.stringContaining('scenarios/evil.yaml is a link to a file outside scenarios or to nothing; the editor writes only there')]);
     expect(readFileSync(secret, 'utf8')).toBe('name: secret # sk-live-0123456789\n');
     expect(readdirSync(home).filter(f => f.startsWith('evil.yaml.v'))).toEqual([]);
     // A shipped scenario's first save would copy its scripts through the link.
@@ -230,6 +230,11 @@ it('follows no link out of the scenario folder: a linked file is not listed, ope
     expect([aliased.status, aliased.text]).toEqual([400, expect.stringContaining('scenarios/alias.yaml is a link to scenarios/own.yaml; open that file to edit it')]);
     expect(readFileSync(own, 'utf8')).toBe(mine);
     expect(readdirSync(home).filter(f => f.includes('.yaml.v'))).toEqual([]);
+    // Nor a link to a file not there yet: the save would make it outside the folder.
+    symlinkSync(join(outside, 'made.yaml'), join(home, 'dangling.yaml'));
+    const dangling = await post('/scenarios/dangling.yaml', { text: mine });
+    expect([dangling.status, dangling.text]).toEqual([400, expect.stringContaining('scenarios/dangling.yaml is a link to a file outside scenarios or to nothing')]);
+    expect(readdirSync(outside)).toEqual(['secret.yaml']);
   } finally {
     await server.close();
     await store.close();

@@ -150,11 +150,12 @@ export function scenariosApi(env: Env, folders: LaunchFolders): Hono {
     const name = c.req.param('name');
     const file = fileOf(name);
     const text = textOf(await c.req.json<{ text?: unknown }>());
+    // A link, even one to nothing yet (existsSync follows it), is not written through: the editor
+    // writes only in its folder, and through a link to another scenario of it that file would change.
+    const link = lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    if (link && !(existsSync(file) && staysIn(home, file))) throw new ConfigError([{ field: 'name', message: `${shown(file)} is a link to a file outside ${shown(home)} or to nothing; the editor writes only there: save under another name` }]);
+    if (link) throw new ConfigError([{ field: 'name', message: `${shown(file)} is a link to ${shown(realpathSync(file))}; open that file to edit it, or save under another name` }]);
     if (existsSync(file) && !isFile(file)) throw new ConfigError([{ field: 'name', message: `${shown(file)} is a folder, not a scenario file; save under another name` }]);
-    // A link to a file elsewhere is not written through: the editor writes only in its folder.
-    if (existsSync(file) && !staysIn(home, file)) throw new ConfigError([{ field: 'name', message: `${shown(file)} is a link to a file outside ${shown(home)}; the editor writes only there: save under another name` }]);
-    // Nor one to another scenario of the folder: the save would change that file, its kept version named after the link.
-    if (existsSync(file) && lstatSync(file).isSymbolicLink()) throw new ConfigError([{ field: 'name', message: `${shown(file)} is a link to ${shown(realpathSync(file))}; open that file to edit it, or save under another name` }]);
     const { checked, from, named } = check(name, text);
     if (checked.issues.length) return c.json({ saved: false, ...checked }, 400);
     mkdirSync(home, { recursive: true });
