@@ -102,10 +102,10 @@ export const RUN_KINDS: Readonly<Record<string, RunKindCommands>> = {
     trialsAre: 'dialogues and judgments',
     async rescore(store, run, o) {
       const r = await rescoreScenario(store, run.id, o.scenario ? { file: o.scenario } : {});
-      // A file whose dialogues changed names another run: running it would start that one, not finish this.
-      const stale = !r.needsCall ? ''
-        : r.sameRun ? `; ${r.needsCall} judgment(s) or turn(s) need new calls (a judge prompt changed in ${r.file}, or the run is unfinished): make them with ${commandHint(['scenario', 'run', r.file, ...r.runArgs], store.url)}`
-        : `; ${r.needsCall} judgment(s) or turn(s) ask for calls the store does not hold: the dialogues, tasks or models of ${r.file} changed since run ${run.id} was made, so the file now describes another run (\`scenario run\` of it starts that one); to finish this run, put back the file it was made with and rescore or resume it`;
+      // The file names this run (rescore refuses one that does not): `scenario run` of it continues the run.
+      const stale = r.needsCall
+        ? `; ${r.needsCall} judgment(s) or turn(s) need new calls (a judge prompt changed in ${r.file}, or the run is unfinished): make them with ${commandHint(['scenario', 'run', r.file, ...r.runArgs], store.url)}`
+        : '';
       return `rescored ${r.judgments} judgment(s) of ${run.id} from stored judge calls; ${r.panel.aggregated} dialogue(s) with a panel score${stale}`;
     },
     async report(store, run, o) {

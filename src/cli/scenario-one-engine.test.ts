@@ -133,7 +133,7 @@ describe('a scenario run is one engine run', () => {
     expect(rescored.stdout).toMatch(/rescored 48 judgment\(s\) of scn-[0-9a-f]+ from stored judge calls; 12 dialogue\(s\) with a panel score$/m);
   });
 
-  it('rescores with the file\'s key and endpoint variables unset; says when the file now describes another run, and when it is not the run\'s', async () => {
+  it('rescores with the file\'s key and endpoint variables unset; refuses a file that now describes another run, writing nothing', async () => {
     const server = await judgingServer();
     const cwd = mkdtempSync(join(tmpdir(), 'paideia-one-engine-'));
     cpSync(join(dirname(scenario), 'scripts'), join(cwd, 'scripts'), { recursive: true });
@@ -152,12 +152,25 @@ describe('a scenario run is one engine run', () => {
     const rescored = await runCli(['rescore', runId, '--store', store], { cwd, env: {} });
     expect(rescored.code, rescored.stderr).toBe(0);
     expect(rescored.stdout).toMatch(/rescored 48 judgment\(s\) of scn-[0-9a-f]+ from stored judge calls; 12 dialogue\(s\) with a panel score$/m);
-    // The teacher's prompt changed: the file names another run, which `scenario run` would start.
+    // The teacher's prompt changed: the file names another run, which `scenario run` would start;
+    // rescore refuses it and writes nothing (no judge of the other file joins this run).
+    const trials = () => {
+      const db = new Database(join(cwd, 'p.db'), { readonly: true });
+      const n = (db.prepare('SELECT COUNT(*) AS n FROM trials WHERE run_id = ?').get(runId) as { n: number }).n;
+      db.close();
+      return n;
+    };
+    const planned = trials();
     writeFileSync(file, text.replace('You are', 'You are, today,'));
     const changed = await runCli(['rescore', runId, '--store', store], { cwd, env: {} });
-    expect(changed.code, changed.stderr).toBe(0);
-    expect(changed.stdout).toMatch(new RegExp(`the file now describes another run .*; to finish this run, put back the file it was made with`));
-    expect(changed.stdout).not.toMatch(/make them with/);
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toMatch(/field "--scenario": \S+s\.yaml now describes another run than scn-[0-9a-f]+: its dialogues, tasks or models differ.*put back the file it was made with/);
+    // Another scenario altogether: the same refusal, not a crash.
+    const other = await runCli(['rescore', runId, '--store', store, '--scenario', new URL('../../scenarios/knowledge-explanation.yaml', import.meta.url).pathname], { cwd, env: {} });
+    expect([other.code, other.stderr]).toEqual([2, expect.stringMatching(/knowledge-explanation\.yaml (does not fit run|now describes another run than) scn-/)]);
+    const missing = await runCli(['rescore', runId, '--store', store, '--scenario', join(cwd, 'nowhere.yaml')], { cwd, env: {} });
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining(`${join(cwd, 'nowhere.yaml')} is not there; name the scenario file run ${runId} was made with`)]);
+    expect(trials()).toBe(planned);
     expect(server.requests.length).toBe(before);
   });
 

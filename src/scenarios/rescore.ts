@@ -22,17 +22,13 @@ export interface ScenarioRescore {
    * (its `--model` bindings, the `--base-url` its openai models shared, `--repeats`), for the hint.
    */
   runArgs: string[];
-  /**
-   * The file as it is now names this run (`paideia scenario run FILE` continues it); false when
-   * its dialogues, tasks or models changed since, so the file describes another run.
-   */
-  sameRun: boolean;
 }
 
 /**
  * Re-derive every judgment of a scenario run from its stored judge calls with the scenario file
  * as it is now (its rubric, weights and format), calling nothing. Judgments whose judge prompt
- * changed are counted, not made: `paideia scenario run FILE` makes them.
+ * changed are counted, not made: `paideia scenario run FILE` makes them. A file that describes
+ * another run (its dialogues changed, or another scenario) is refused before anything is written.
  */
 export async function rescoreScenario(store: Store, runId: string, o: { file?: string; env?: Env } = {}): Promise<ScenarioRescore> {
   const run = await store.getRun(runId);
@@ -41,7 +37,9 @@ export async function rescoreScenario(store: Store, runId: string, o: { file?: s
   const stored = (await store.listArtifacts(runId, SCENARIO_KIND)).find(a => a.key === 'config')?.value as StoredScenarioConfig | undefined;
   const file = o.file ?? stored?.file;
   if (!file || !existsSync(file)) {
-    throw new ConfigError([{ field: '--scenario', message: `the scenario file of run ${runId} (${file ?? 'unknown'}) is not there; name it with --scenario FILE` }]);
+    throw new ConfigError([{ field: '--scenario', message: o.file
+      ? `${o.file} is not there; name the scenario file run ${runId} was made with`
+      : `the scenario file of run ${runId} (${file ?? 'unknown'}) is not there; name it with --scenario FILE` }]);
   }
   const bound = storedBindings(stored);
   const models = bound.filter(b => !b.asFiled).map(b => ({ ...parseModelSpec(b.spec), alias: b.alias }));
@@ -49,6 +47,11 @@ export async function rescoreScenario(store: Store, runId: string, o: { file?: s
     models, ...(o.env ? { env: o.env } : {}), offline: true,
     endpointOf: (alias, spec) => bound.find(b => b.alias === alias && b.spec === spec)?.apiBase,
   }));
+  // A file whose dialogues, tasks or models changed (or another scenario) names another run: its
+  // steps would not fit the stored trials, and its judges would be added to this run. Nothing is written.
+  if (scenarioRunId(scenario, run.config.repeats) !== runId) {
+    throw new ConfigError([{ field: '--scenario', message: `${file} now describes another run than ${runId}: its dialogues, tasks or models differ from those the run was made with (a changed judge prompt or rubric would not). Rescore reads the run's own scenario: put back the file it was made with, or name a copy of it with --scenario FILE; \`scenario run\` of this file starts that other run` }]);
+  }
   const runArgs = rerunArgs(bound, o.env ?? process.env);
   if (run.config.repeats !== scenario.globals.repeats) runArgs.push('--repeats', String(run.config.repeats));
   const dialogues = (await store.listTrials(runId)).filter(t => t.target === undefined);
@@ -65,8 +68,7 @@ export async function rescoreScenario(store: Store, runId: string, o: { file?: s
     poolOf: () => ({ name: 'scenario', size: 64 }),
   });
   const panel = await aggregatePanels(store, runId, scenario);
-  const sameRun = scenarioRunId(scenario, run.config.repeats) === runId;
-  return { judgments: panel.judgments, needsCall: summary.needsCall, panel, file, runArgs, sameRun };
+  return { judgments: panel.judgments, needsCall: summary.needsCall, panel, file, runArgs };
 }
 
 /**
