@@ -26,6 +26,8 @@ let finishDuringRead: ((id: string) => Promise<void>) | undefined;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paideia-run-race-'));
   mkdirSync(join(dir, 'suites/two'), { recursive: true });
+  mkdirSync(join(dir, 'scenarios'));
+  cpSync(join(ROOT, 'scenarios/scripts'), join(dir, 'scenarios/scripts'), { recursive: true });
   const items = readFileSync(join(ROOT, 'data/samples/english/exercises.jsonl'), 'utf8').split('\n').filter(Boolean).slice(0, 2);
   writeFileSync(join(dir, 'suites/two/exercises.jsonl'), `${items.join('\n')}\n`);
   store = await openStore(`sqlite:${join(dir, 'p.db')}`);
@@ -51,7 +53,7 @@ beforeAll(async () => {
   });
   web = await startApiServer(slowReads, dir, {
     env: { OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'k' },
-    folders: { base: dir, suites: [join(dir, 'suites')], scenarios: [] },
+    folders: { base: dir, suites: [join(dir, 'suites')], scenarios: [join(dir, 'scenarios')] },
   });
 }, 60_000);
 afterAll(async () => {
@@ -165,6 +167,37 @@ describe('a launch of a run this server is already running', () => {
   }, 60_000);
 });
 
+describe('a launch whose file changed while a resumed session of its run goes', () => {
+  it('is refused as for a launched one: the resumed session\'s config is written otherwise but reads the same scenario file', async () => {
+    closeGate();
+    // The tutor is the gated server's model; the judge is scripted.
+    const file = join(dir, 'scenarios/k.yaml');
+    writeFileSync(file, readFileSync(join(ROOT, 'scenarios/knowledge-explanation.yaml'), 'utf8')
+      .replace(/type: baseline\n( +)model: script\n +script: [^\n]+\n/, (_m, indent: string) => `type: openai\n${indent}model: m11\n`));
+    const config = { kind: 'scenario', file };
+    const id = await launch(config);
+    const asked = () => model.requests.filter(r => (r.body as { model?: string }).model === 'm11').length;
+    await expect.poll(asked, { timeout: 20_000 }).toBeGreaterThan(0);
+    const post = (path: string, body = '{}') => fetch(`${web.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect((await post(`runs/${id}/stop`)).status).toBe(200);
+    expect((await post(`runs/${id}/abort`)).status).toBe(200);
+    await expect.poll(async () => (await detailOf(id)).live?.finished, { timeout: 20_000 }).toBe(true);
+    expect((await post(`runs/${id}/resume`)).status).toBe(200);
+    await stillFollowed(id);
+    // A new judge prompt keeps the run id: a second session would plan judgments neither runs.
+    const judged = readFileSync(file, 'utf8');
+    expect(judged).toContain('You are an expert teacher educator');
+    writeFileSync(file, judged.replace('You are an expert teacher educator', 'You are a strict teacher educator'));
+    const refused = await post('launch', JSON.stringify({ config }));
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(`a file of this launch changed since run ${id} started from it, and that run is still running here`);
+    await stillFollowed(id);
+    openGate();
+    await expect.poll(async () => (await detailOf(id)).live?.finished, { timeout: 20_000 }).toBe(true);
+    expect((await detailOf(id)).status).toBe('completed');
+  }, 60_000);
+});
+
 describe('a resume or launch while the run is stopping', () => {
   it('waits for the drain, then runs the rest in a new session: the run ends completed, no call asked twice', async () => {
     closeGate();
@@ -239,7 +272,7 @@ describe('resuming from the page a run the CLI started', () => {
     const planned = await startRun({ kind: 'scenario', file: join(elsewhere, 'k.yaml'), planOnly: true }, { store, env: {} }).done;
     const res = await fetch(`${web.url}/api/runs/${planned.runId}/resume`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(400);
-    expect(await res.text()).toMatch(/k\.yaml\\" is not in a folder this server offers \(suites\); put the file there, or resume it with the CLI/);
+    expect(await res.text()).toMatch(/k\.yaml\\" is not in a folder this server offers \(suites, scenarios\); put the file there, or resume it with the CLI/);
     expect((await store.getRun(planned.runId))?.status).toBe('stopped');
     expect((await store.listCalls(planned.runId)).length).toBe(0);
   });

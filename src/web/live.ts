@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError, RunHeldError, type Env, type JsonObject, type RunEvent, type RunOutcome, type Store } from '../core/index.js';
 import { startRun, type RunConfig } from '../runs.js';
 import type { RunHandle } from '../engine/start.js';
@@ -28,8 +28,8 @@ export async function continueConfig(store: Store, runId: string): Promise<JsonO
 export interface LiveRun {
   runId: string;
   config: JsonObject;
-  /** The contents of the files the config names, as it was launched (filesOf). */
-  files: string;
+  /** The files the config names as it was launched, by absolute path: size and modification time (filesOf). */
+  files: ReadonlyMap<string, string>;
   handle: RunHandle;
   /** Counts so far, from the event stream (a page that opens late starts from them). */
   progress: { total: number; done: number; failed: number; spentUsd: number; stopping: boolean };
@@ -75,11 +75,14 @@ export class LiveRuns {
       await this.drained(same);
       return this.launch(config);
     }
-    if (same && same.files === files) return same;
-    if (same) {
+    if (same && sameFiles(same.files, files)) return same;
+    // A resumed session's config (the one its run keeps) is written otherwise than the page's, yet
+    // may be the same run: one reading a file of this launch that changed since refuses it too.
+    const stale = same ?? [...this.runs.values()].find(r => !r.outcome && !r.error && r.config['resume'] !== undefined && r.config['kind'] === config['kind'] && changedSince(r.files, files));
+    if (stale) {
       throw new ConfigError([{
         field: 'file',
-        message: `a file of this launch changed since run ${same.runId} started from it, and that run is still running here: stop it or wait for it to end, then launch again (or save the edit under another name to run both)`,
+        message: `a file of this launch changed since run ${stale.runId} started from it, and that run is still running here: stop it or wait for it to end, then launch again (or save the edit under another name to run both)`,
       }]);
     }
     const handle = startRun(config as unknown as RunConfig, { store: this.store, env: this.env, ...(this.readable ? { readable: this.readable } : {}) });
@@ -159,25 +162,30 @@ function follow(live: LiveRun, e: RunEvent): void {
 }
 
 /**
- * A fingerprint of the files a config names (a scenario file, a price table, the item files of a
- * suite folder): each top-level string, or string in a list, that is a file or a folder, by the
- * size and modification time of its files (as make and rsync tell a change), at most a few
- * thousand of them.
+ * The files a config names (a scenario file, a price table, the item files of a suite folder),
+ * by absolute path (resolved as the run kinds resolve them, from the working folder): each
+ * top-level string, or string in a list, that is a file or a folder, by the size and modification
+ * time of its files (as make and rsync tell a change), at most a few thousand of them.
  */
-function filesOf(config: JsonObject): string {
+function filesOf(config: JsonObject): Map<string, string> {
   const named = Object.values(config).flatMap(v => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []));
-  const seen: string[] = [];
+  const seen = new Map<string, string>();
   const walk = (path: string) => {
-    if (seen.length > 5000) return;
+    if (seen.size > 5000) return;
     let stat;
     try {
       stat = statSync(path);
     } catch {
       return;
     }
-    if (stat.isFile()) seen.push(`${path}\0${stat.size}\0${stat.mtimeMs}`);
+    if (stat.isFile()) seen.set(path, `${stat.size}\0${stat.mtimeMs}`);
     else if (stat.isDirectory()) for (const name of readdirSync(path).sort()) walk(join(path, name));
   };
-  for (const path of named) walk(path);
-  return seen.join('\n');
+  for (const path of named) walk(resolve(path));
+  return seen;
 }
+
+const sameFiles = (a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>) => a.size === b.size && [...a].every(([path, f]) => b.get(path) === f);
+
+/** A file both read that is not as it was when the first was launched. */
+const changedSince = (was: ReadonlyMap<string, string>, now: ReadonlyMap<string, string>) => [...now].some(([path, f]) => was.has(path) && was.get(path) !== f);
