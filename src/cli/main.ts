@@ -45,8 +45,10 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 // `paideia help scenario run` is asked as `paideia scenario run --help`: commander's help command
 // takes one word (it showed the group's) and says nothing of a word that is no command (`paideia
 // help nothing` printed the help and exited 2), which is then an unknown command, with a guess.
-const operands = process.argv.slice(3);
-const helpOf = process.argv[2] === 'help' && operands.length > 0 && operands.every(a => !a.startsWith('-'));
+// The words before the first flag name the command; the flags after are dropped (help runs nothing).
+const leadingWords = (args: string[]) => { const i = args.findIndex(a => a.startsWith('-')); return i < 0 ? args : args.slice(0, i); };
+let operands = leadingWords(process.argv.slice(3));
+let helpOf = process.argv[2] === 'help' && operands.length > 0;
 if (helpOf) process.argv.splice(2, Infinity, ...operands, ...(Object.hasOwn(COMMANDS, operands[0]!) ? ['--help'] : []));
 // Only a command named first is loaded alone: after a flag (`--help run`), the program's own help
 // or error lists every command.
@@ -56,6 +58,13 @@ const registerCommands = async (names: Iterable<string>) => {
   for (const register of await Promise.all([...names].map(name => COMMANDS[name]!()))) register(program);
 };
 await registerCommands(loaded);
+// `paideia scenario help rnu`, a group's own help command, is asked as `paideia help scenario rnu`.
+const group = program.commands.find(c => c.name() === named);
+if (!helpOf && group?.commands.length && process.argv[3] === 'help') {
+  operands = [named!, ...leadingWords(process.argv.slice(4))];
+  helpOf = true;
+  process.argv.splice(2, Infinity, ...operands, '--help');
+}
 // `paideia help scenario nothing`: the group's help would answer a word it does not have (exit 0);
 // without --help it is an unknown command of the group, with a guess.
 // A word past a command without subcommands is an argument of it: its help stands (help never runs anything).

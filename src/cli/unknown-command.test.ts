@@ -57,6 +57,16 @@ describe('a verb of its own asked of a group', () => {
     // A word past a command of no subcommands is its argument: its help, nothing run.
     const past = await runCli(['help', 'scenario', 'run', 'nothing.yaml'], { cwd });
     expect([past.code, past.stdout]).toEqual([0, direct.stdout]);
+    // Flags after the words are dropped: the help of the command the words name.
+    for (const args of [['help', 'scenario', 'run', 'x.yaml', '--resume', 'y'], ['help', 'scenario', 'run', '--help']]) {
+      const r = await runCli(args, { cwd });
+      expect([r.code, r.stdout], args.join(' ')).toEqual([0, direct.stdout]);
+    }
+    // A group's own help command reads as `paideia help`.
+    const own = await runCli(['scenario', 'help', 'rnu'], { cwd });
+    expect([own.code, own.stdout]).toEqual([2, '']);
+    expect(own.stderr).toMatch(/^error: unknown command 'rnu'\n\(Did you mean run\?\)/);
+    expect((await runCli(['scenario', 'help', 'run'], { cwd })).stdout).toBe(direct.stdout);
   });
 
   it('points at the verb with its usage for any group, under npx as npx paideia, and says nothing for a word that is no command', () => {
