@@ -26,6 +26,14 @@ async function judgingServer(): Promise<FakeServer> {
   return server;
 }
 
+/** Trials the run holds in the store of `cwd` (p.db). */
+function trialCount(cwd: string, runId: string): number {
+  const db = new Database(join(cwd, 'p.db'), { readonly: true });
+  const n = (db.prepare('SELECT COUNT(*) AS n FROM trials WHERE run_id = ?').get(runId) as { n: number }).n;
+  db.close();
+  return n;
+}
+
 describe('a scenario run is one engine run', () => {
   it('stores one call record per request the server got (judges included); a re-run, rescore and report ask nothing', async () => {
     // Tutor, learner and both judges are served by one local server.
@@ -83,12 +91,7 @@ describe('a scenario run is one engine run', () => {
     const first = await runCli(args, { cwd });
     expect(first.code, first.stderr).toBe(0);
     const runId = first.stdout.trim().split('\n').at(-1)!;
-    const trials = () => {
-      const db = new Database(join(cwd, 'p.db'), { readonly: true });
-      const n = (db.prepare('SELECT COUNT(*) AS n FROM trials WHERE run_id = ?').get(runId) as { n: number }).n;
-      db.close();
-      return n;
-    };
+    const trials = () => trialCount(cwd, runId);
     const planned = trials();
     const before = server.requests.length;
     const rescored = await runCli(['rescore', runId, '--store', store], { cwd });
@@ -154,12 +157,7 @@ describe('a scenario run is one engine run', () => {
     expect(rescored.stdout).toMatch(/rescored 48 judgment\(s\) of scn-[0-9a-f]+ from stored judge calls; 12 dialogue\(s\) with a panel score$/m);
     // The teacher's prompt changed: the file names another run, which `scenario run` would start;
     // rescore refuses it and writes nothing (no judge of the other file joins this run).
-    const trials = () => {
-      const db = new Database(join(cwd, 'p.db'), { readonly: true });
-      const n = (db.prepare('SELECT COUNT(*) AS n FROM trials WHERE run_id = ?').get(runId) as { n: number }).n;
-      db.close();
-      return n;
-    };
+    const trials = () => trialCount(cwd, runId);
     const planned = trials();
     writeFileSync(file, text.replace('You are', 'You are, today,'));
     const changed = await runCli(['rescore', runId, '--store', store], { cwd, env: {} });

@@ -53,22 +53,16 @@ export function launchApi(live: LiveRuns, env: Env, folders: LaunchFolders): Hon
     }
   });
 
-  api.post('/runs/:id/stop', c => {
-    const run = live.get(c.req.param('id'));
-    if (!run) return c.json({ error: NOT_HERE }, 404);
-    run.progress.stopping = true;
-    run.handle.stop();
-    return c.json({ stopping: true });
-  });
-
-  // After a stop: the calls in flight are abandoned (nothing of them is stored; their trials stay pending).
-  api.post('/runs/:id/abort', c => {
-    const run = live.get(c.req.param('id'));
-    if (!run) return c.json({ error: NOT_HERE }, 404);
-    run.progress.stopping = true;
-    run.handle.abort();
-    return c.json({ aborted: true });
-  });
+  // Stop drains; abort, after a stop, abandons the calls in flight (nothing of them is stored; their trials stay pending).
+  for (const [action, done] of [['stop', 'stopping'], ['abort', 'aborted']] as const) {
+    api.post(`/runs/:id/${action}`, c => {
+      const run = live.get(c.req.param('id'));
+      if (!run) return c.json({ error: NOT_HERE }, 404);
+      run.progress.stopping = true;
+      run.handle[action]();
+      return c.json({ [done]: true });
+    });
+  }
 
   api.post('/runs/:id/resume', async c => {
     // `retryErrors`: its failed trials are asked again too (as `paideia run --resume ID --retry-errors`).

@@ -99,6 +99,18 @@ const launch = async (config: Record<string, unknown>) => {
   return (await res.json() as { runId: string }).runId;
 };
 type Detail = { status: string; live: { finished: boolean; error: string | null } | null };
+/** A POST to the server's API. */
+const post = (path: string, body = '{}') => fetch(`${web.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+/** Requests the model got for one model name. */
+const askedOf = (name: string) => model.requests.filter(r => (r.body as { model?: string }).model === name).length;
+/** A suite run of model `name`, launched with the gate closed: back once its first request waits at the gate. */
+const launchHeld = async (name: string, repeats: number) => {
+  closeGate();
+  const config = { kind: 'suite', suites: [join(dir, 'suites/two')], models: [`m=openai:${name}`], repeats };
+  const id = await launch(config);
+  await expect.poll(() => askedOf(name), { timeout: 20_000 }).toBeGreaterThan(0);
+  return { id, config };
+};
 const detailOf = async (id: string) => await (await fetch(`${web.url}/api/runs/${id}`)).json() as Detail;
 /** A moment for a second session to be refused: the run must still be this server's, followed, with no error, and stored as running. */
 const stillFollowed = async (id: string) => {
@@ -176,9 +188,7 @@ describe('a launch whose file changed while a resumed session of its run goes', 
       .replace(/type: baseline\n( +)model: script\n +script: [^\n]+\n/, (_m, indent: string) => `type: openai\n${indent}model: m11\n`));
     const config = { kind: 'scenario', file };
     const id = await launch(config);
-    const asked = () => model.requests.filter(r => (r.body as { model?: string }).model === 'm11').length;
-    await expect.poll(asked, { timeout: 20_000 }).toBeGreaterThan(0);
-    const post = (path: string, body = '{}') => fetch(`${web.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    await expect.poll(() => askedOf('m11'), { timeout: 20_000 }).toBeGreaterThan(0);
     expect((await post(`runs/${id}/stop`)).status).toBe(200);
     expect((await post(`runs/${id}/abort`)).status).toBe(200);
     await expect.poll(async () => (await detailOf(id)).live?.finished, { timeout: 20_000 }).toBe(true);
@@ -200,11 +210,7 @@ describe('a launch whose file changed while a resumed session of its run goes', 
 
 describe('a resume or launch while the run is stopping', () => {
   it('waits for the drain, then runs the rest in a new session: the run ends completed, no call asked twice', async () => {
-    closeGate();
-    const config = { kind: 'suite', suites: [join(dir, 'suites/two')], models: ['m=openai:m7'], repeats: 20 };
-    const id = await launch(config);
-    await expect.poll(() => model.requests.filter(r => (r.body as { model?: string }).model === 'm7').length, { timeout: 20_000 }).toBeGreaterThan(0);
-    const post = (path: string, body = '{}') => fetch(`${web.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const { id, config } = await launchHeld('m7', 20);
     expect((await post(`runs/${id}/stop`)).status).toBe(200);
     // Asked while the calls in flight are held: neither joins the session that is about to end "stopped".
     const resumed = post(`runs/${id}/resume`);
@@ -224,12 +230,7 @@ describe('a resume or launch while the run is stopping', () => {
 
 describe('stop now, after a stop', () => {
   it('abandons the calls in flight: the run ends stopped while they are still held, nothing of them stored, and a resume asks them again', async () => {
-    closeGate();
-    const config = { kind: 'suite', suites: [join(dir, 'suites/two')], models: ['m=openai:m9'], repeats: 3 };
-    const id = await launch(config);
-    const asked = () => model.requests.filter(r => (r.body as { model?: string }).model === 'm9').length;
-    await expect.poll(asked, { timeout: 20_000 }).toBeGreaterThan(0);
-    const post = (path: string) => fetch(`${web.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const { id, config } = await launchHeld('m9', 3);
     expect((await post(`runs/${id}/stop`)).status).toBe(200);
     await stillFollowed(id);
     expect((await post(`runs/${id}/abort`)).status).toBe(200);
@@ -252,11 +253,11 @@ describe('retrying failed trials from the page', () => {
     const failed = await (await fetch(`${web.url}/api/runs/${id}`)).json() as { status: string; counts: { failed: number } };
     // Every trial failed: the run is stored failed, its trials not pending.
     expect([failed.status, failed.counts.failed]).toEqual(['failed', 4]);
-    const post = (body: string) => fetch(`${web.url}/api/runs/${id}/resume`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    expect((await post('{"retryErrors":"yes"}')).status).toBe(400);
+    const resume = (body: string) => post(`runs/${id}/resume`, body);
+    expect((await resume('{"retryErrors":"yes"}')).status).toBe(400);
     refuseM10 = false;
     const before = model.requests.length;
-    expect((await post('{"retryErrors":true}')).status).toBe(200);
+    expect((await resume('{"retryErrors":true}')).status).toBe(200);
     await expect.poll(async () => (await (await fetch(`${web.url}/api/runs/${id}`)).json() as { counts: { failed: number } }).counts.failed, { timeout: 20_000 }).toBe(0);
     expect(model.requests.length - before).toBe(4);
   }, 60_000);
