@@ -2,7 +2,7 @@ import {
   ProviderCallError, canonicalJsonPair, keepJson, sha256Hex, type CallRecord, type ChatModel, type ChatRequest, type ChatResult, type JsonValue,
   type GenerateOptions, type StoredError, type Store, type TokenUsage, type Trial, type WriteFence,
 } from '../core/index.js';
-import { hasImages, resolveImages, withoutImageData } from '../providers/index.js';
+import { hasImages, isRetryable, resolveImages, withoutImageData } from '../providers/index.js';
 import type { Budget } from './budget.js';
 import type { Reachability } from './reachability.js';
 
@@ -135,7 +135,7 @@ export function createCallPath(o: CallPathOptions): (a: CallArgs) => Promise<Cal
       // An interrupted call is not a failure: nothing is stored, and a resume asks again.
       if (o.signal?.aborted) return { type: 'stopped', reason: 'interrupt' };
       // A failure the drain kept from being tried again: pending for a resume, not failed.
-      if (o.stopSignal?.aborted && retryable(error)) return { type: 'stopped', reason: 'interrupt' };
+      if (o.stopSignal?.aborted && isRetryable(error)) return { type: 'stopped', reason: 'interrupt' };
       reach?.callFailed(a.endpoint!, error);
       // Nothing listens at the endpoint: not the trial's failure either; it stays pending for a resume.
       if (dead()) return { type: 'stopped', reason: 'unreachable' };
@@ -188,11 +188,6 @@ function record(a: CallArgs, status: 'ok' | 'error', attempts: number, latencyMs
   if (a.alias !== a.trial.modelAlias) r.model = a.alias;
   if (a.endpoint !== undefined) r.endpoint = a.endpoint;
   return r;
-}
-
-/** A failure the retry middleware would try again (a 5xx, a 429, a timeout, a dropped connection). */
-function retryable(error: unknown): boolean {
-  return error instanceof ProviderCallError && error.isRetryable === true;
 }
 
 function storedError(error: unknown): StoredError {

@@ -22,8 +22,7 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
   const indexes = new Map<string, RunIndex>();
   const indexOf = (run: RunRecord) => {
     const index = indexes.get(run.id) ?? indexes.set(run.id, new RunIndex(store, run.id)).get(run.id)!;
-    const l = live.get(run.id);
-    return { index, args: [`${run.status}@${run.updatedAt}`, run.status === 'running' || Boolean(l && !l.outcome && !l.error), LIVE_REFRESH_MS] as const };
+    return { index, args: [`${run.status}@${run.updatedAt}`, run.status === 'running' || live.running(run.id) !== undefined, LIVE_REFRESH_MS] as const };
   };
 
   api.get('/runs', async c => {
@@ -32,8 +31,7 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
     return c.json(summaries.map(s => {
       const record = kindOf.get(s.id);
       // A session of this server's that has ended says nothing more than the store (another process may have finished the run since).
-      const l = live.get(s.id);
-      const progress = l && !l.outcome && !l.error ? l.progress : undefined;
+      const progress = live.running(s.id)?.progress;
       const modelSpecs = (record?.config.models ?? []).map(m => ({ alias: m.alias, spec: m.spec }));
       return { ...s, kind: record?.kind ?? 'suite', modelSpecs, updatedAt: record?.updatedAt ?? s.createdAt, live: progress ?? null };
     }) satisfies RunListEntry[]);
@@ -44,8 +42,7 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
   api.get('/runs/:id/state', async c => {
     const run = await store.getRun(c.req.param('id'));
     if (!run) return c.json({ error: `no run "${c.req.param('id')}" in this store` }, 404);
-    const l = live.get(run.id);
-    return c.json({ status: run.status, updatedAt: run.updatedAt, interrupted: await runInterrupted(store, run), live: Boolean(l && !l.outcome && !l.error) } satisfies RunState);
+    return c.json({ status: run.status, updatedAt: run.updatedAt, interrupted: await runInterrupted(store, run), live: live.running(run.id) !== undefined } satisfies RunState);
   });
 
   api.get('/runs/:id', async c => {
@@ -88,8 +85,7 @@ export function runsApi(store: Store, live: LiveRuns, redact: Redact): Hono {
   api.delete('/runs/:id', async c => {
     const id = c.req.param('id');
     const force = c.req.query('force') === '1';
-    const l = live.get(id);
-    if (l && !l.outcome && !l.error) return c.json({ error: `run ${id} is running in this server; stop it (Stop (drain) on its page) and delete it once it has stopped` }, 409);
+    if (live.running(id)) return c.json({ error: `run ${id} is running in this server; stop it (Stop (drain) on its page) and delete it once it has stopped` }, 409);
     try {
       const deleted = await store.deleteRun(id, { force });
       if (!deleted) return c.json({ error: `no run "${id}" in this store` }, 404);

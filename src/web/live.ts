@@ -52,10 +52,15 @@ export class LiveRuns {
     return this.runs.get(runId);
   }
 
+  /** The session running the run now, if any (`get` keeps one that ended, for its page). */
+  running(runId: string): LiveRun | undefined {
+    const run = this.runs.get(runId);
+    return run && goes(run) ? run : undefined;
+  }
+
   /** Drop a finished run (it was deleted from the store): its progress and events go with it. */
   forget(runId: string): void {
-    const run = this.runs.get(runId);
-    if (run && !run.outcome && !run.error) throw new ConfigError([{ field: 'run', message: `run ${runId} is still running; stop it first` }]);
+    if (this.running(runId)) throw new ConfigError([{ field: 'run', message: `run ${runId} is still running; stop it first` }]);
     this.runs.delete(runId);
   }
 
@@ -69,7 +74,7 @@ export class LiveRuns {
    */
   async launch(config: JsonObject): Promise<LiveRun> {
     const files = filesOf(config);
-    const same = [...this.runs.values()].find(r => !r.outcome && !r.error && JSON.stringify(r.config) === JSON.stringify(config));
+    const same = [...this.runs.values()].find(r => goes(r) && JSON.stringify(r.config) === JSON.stringify(config));
     // A session that is stopping would end "stopped" whoever joined it: its drain ends first, then a new session goes on.
     if (same?.progress.stopping) {
       await this.drained(same);
@@ -78,7 +83,7 @@ export class LiveRuns {
     if (same && sameFiles(same.files, files)) return same;
     // A resumed session's config (the one its run keeps) is written otherwise than the page's, yet
     // may be the same run: one reading a file of this launch that changed since refuses it too.
-    const stale = same ?? [...this.runs.values()].find(r => !r.outcome && !r.error && r.config['resume'] !== undefined && r.config['kind'] === config['kind'] && changedSince(r.files, files));
+    const stale = same ?? [...this.runs.values()].find(r => goes(r) && r.config['resume'] !== undefined && r.config['kind'] === config['kind'] && changedSince(r.files, files));
     if (stale) {
       throw new ConfigError([{
         field: 'file',
@@ -93,8 +98,8 @@ export class LiveRuns {
     const first = await Promise.race([handle.runId.then(id => ({ id })), handle.done.then(() => ({ id: undefined }), (e: unknown) => ({ error: e }))]);
     if ('error' in first) { off(); throw first.error; }
     live.runId = first.id ?? (await handle.runId);
-    const running = this.runs.get(live.runId);
-    if (running && !running.outcome && !running.error) {
+    const running = this.running(live.runId);
+    if (running) {
       // The running session holds the run's trials: this one is refused them by its claims and
       // ends having written nothing of the run's state (a stopped one would write "stopped").
       off();
@@ -122,8 +127,8 @@ export class LiveRuns {
    * web app: files outside its folders).
    */
   async resume(runId: string, retryErrors = false, check?: (config: JsonObject) => void): Promise<LiveRun> {
-    const live = this.runs.get(runId);
-    if (live && !live.outcome && !live.error) {
+    const live = this.running(runId);
+    if (live) {
       if (!live.progress.stopping) return live;
       await this.drained(live);
     }
@@ -150,6 +155,11 @@ export class LiveRuns {
     for (const r of this.runs.values()) r.handle.stop();
     await Promise.allSettled([...this.runs.values()].map(r => r.handle.done));
   }
+}
+
+/** A session that has not ended (no outcome, no error). */
+function goes(run: LiveRun): boolean {
+  return !run.outcome && !run.error;
 }
 
 function follow(live: LiveRun, e: RunEvent): void {

@@ -70,7 +70,8 @@ export function retryMiddleware(settings: RetrySettings = {}): ChatModelMiddlewa
   };
 }
 
-function isRetryable(error: unknown): error is ProviderCallError {
+/** A failure the retry middleware tries again (a 5xx, a 429, a timeout, a dropped connection). */
+export function isRetryable(error: unknown): error is ProviderCallError {
   // By name, not instanceof: the marker survives a second copy of the package, instanceof doesn't.
   return PaideiaError.isInstance(error) && error.name === 'ProviderCallError' && (error as ProviderCallError).isRetryable === true;
 }

@@ -37,7 +37,10 @@ export function followRun(box: HTMLElement, { runId, start, models, soFar, costI
   // Once draining, the calls in flight may be slow (a server that hangs waits out its timeout): they can be let go.
   const stopNow = h('button', { type: 'button', class: 'danger', hidden: true, id: 'stop-now' }, 'Stop now (abandon the calls in flight)');
   let stopping = false;
+  // The last progress drawn: a stop asked here draws it again, marked stopping.
+  let last = start;
   const draw = (p: Progress) => {
+    last = p;
     bar.max = Math.max(1, p.total);
     bar.value = p.done + p.failed;
     stopping ||= p.stopping;
@@ -52,16 +55,13 @@ export function followRun(box: HTMLElement, { runId, start, models, soFar, costI
     while (log.children.length > 30) log.lastElementChild!.remove();
   };
   put(box, h('h2', { id: 'live-h' }, 'Live progress'), bar, counts, stop, stopNow, scores, h('h3', {}, 'Events'), log);
-  // The last progress drawn: a stop asked here draws it again, marked stopping.
-  let last = start;
-  const drawLast = (p: Progress) => { last = p; draw(p); };
-  drawLast(start);
+  draw(start);
   const source = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events`);
   stop.addEventListener('click', async () => {
     stop.disabled = true;
     await api(`/runs/${encodeURIComponent(runId)}/stop`, { method: 'POST', body: {} });
     stopping = true;
-    drawLast(last);
+    draw(last);
     note('stop asked: no new call starts, none is tried again; the calls in flight finish and are stored');
   });
   stopNow.addEventListener('click', async () => {
@@ -69,15 +69,15 @@ export function followRun(box: HTMLElement, { runId, start, models, soFar, costI
     await api(`/runs/${encodeURIComponent(runId)}/abort`, { method: 'POST', body: {} });
     note('stopped now: the calls in flight are abandoned (their trials stay pending; a resume asks them again)');
   });
-  source.addEventListener('progress', e => drawLast(JSON.parse((e as MessageEvent<string>).data) as Progress));
-  source.addEventListener('start', e => drawLast((JSON.parse((e as MessageEvent<string>).data) as { progress: Progress }).progress));
+  source.addEventListener('progress', e => draw(JSON.parse((e as MessageEvent<string>).data) as Progress));
+  source.addEventListener('start', e => draw((JSON.parse((e as MessageEvent<string>).data) as { progress: Progress }).progress));
   source.addEventListener('trial', e => {
     const t = JSON.parse((e as MessageEvent<string>).data) as TrialEvent;
     for (const s of t.scores) {
       const m = running.get(t.trial.model);
       if (m && s.value !== null && !t.trial.judge) { m.sum += s.value; m.n += 1; }
     }
-    drawLast(t.progress);
+    draw(t.progress);
     note(`${t.trial.model} · ${t.trial.itemId}: ${t.status}${t.scores.length ? ` (${t.scores.map(s => num(s.value, 2)).join(', ')})` : ''}`, t.status === 'failed' ? 'bad' : '');
   });
   source.addEventListener('retry', e => {
